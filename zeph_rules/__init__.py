@@ -1,0 +1,50 @@
+"""zeph-rules: a declarative, compiled rules engine for the tool layer of AI agents.
+
+    >>> import zeph_rules
+    >>> graph = zeph_rules.load(["rules.toml"])          # cached, compiled
+    >>> graph.first_match("bash", "git push --force")     # the rule that decides
+    >>> graph.matching_filters("cd app && cargo test")    # filters for an output
+
+Attributes are imported lazily so that loading a cached graph does not import
+the rule-file front end (lark, pydantic, tomlkit).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ._version import __version__
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .engine.compiler import compile_rules
+    from .engine.errors import Diagnostic, ZephRulesError
+    from .engine.graph import MatcherGraph, NaiveEvaluator
+    from .engine.ir import Rule
+    from .engine.loader import load, load_ruleset
+    from .engine.ruleset import RuleSet
+
+_LAZY = {
+    "load": ("engine.loader", "load"),
+    "load_ruleset": ("engine.loader", "load_ruleset"),
+    "compile_rules": ("engine.compiler", "compile_rules"),
+    "MatcherGraph": ("engine.graph", "MatcherGraph"),
+    "NaiveEvaluator": ("engine.graph", "NaiveEvaluator"),
+    "Rule": ("engine.ir", "Rule"),
+    "RuleSet": ("engine.ruleset", "RuleSet"),
+    "Diagnostic": ("engine.errors", "Diagnostic"),
+    "ZephRulesError": ("engine.errors", "ZephRulesError"),
+}
+
+__all__ = ["__version__", *_LAZY]
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module_name, attr = _LAZY[name]
+    except KeyError:
+        raise AttributeError(f"module 'zeph_rules' has no attribute {name!r}") from None
+    import importlib
+
+    value = getattr(importlib.import_module(f".{module_name}", __name__), attr)
+    globals()[name] = value
+    return value

@@ -1,0 +1,1 @@
+"""The shipped rule files (package data), loaded like any user file."""

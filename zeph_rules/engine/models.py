@@ -1,0 +1,272 @@
+"""Pydantic models of the rule-file surface (validation only; never on the warm path).
+
+Every model forbids unknown keys, so a typo becomes an error with a
+did-you-mean instead of a silently ignored setting.  Validation happens per
+rule (see ``desugar``), so one broken rule does not take its neighbours down.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from .patterns import MAX_PATTERN_CHARS, RegexProblem, compile_regex
+
+Action = Literal["allow", "ask", "deny"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def check_regex(value: str) -> str:
+    """Validate a regex string: length limit, then compilation."""
+    if len(value) > MAX_PATTERN_CHARS:
+        raise ValueError(f"pattern is {len(value)} characters; patterns are limited to {MAX_PATTERN_CHARS}")
+    try:
+        compile_regex(value)
+    except RegexProblem as exc:
+        where = f" at position {exc.offset}" if exc.offset is not None else ""
+        raise ValueError(f"invalid regex{where}: {exc.message}") from None
+    return value
+
+
+def check_glob(value: str) -> str:
+    if len(value) > MAX_PATTERN_CHARS:
+        raise ValueError(f"pattern is {len(value)} characters; patterns are limited to {MAX_PATTERN_CHARS}")
+    if not value:
+        raise ValueError("pattern must not be empty")
+    return value
+
+
+RegexStr = Annotated[str, Field(min_length=1)]
+
+
+# ------------------------------------------------------------ filter strategies
+
+
+class StripNoise(Strict):
+    type: Literal["strip_noise"]
+    patterns: list[RegexStr] = Field(min_length=1)
+
+    _check = field_validator("patterns")(lambda v: [check_regex(p) for p in v])
+
+
+class KeepMatching(Strict):
+    type: Literal["keep_matching"]
+    patterns: list[RegexStr] = Field(min_length=1)
+
+    _check = field_validator("patterns")(lambda v: [check_regex(p) for p in v])
+
+
+class StripAnnotated(Strict):
+    type: Literal["strip_annotated"]
+    patterns: list[RegexStr] = Field(min_length=1)
+    summary_pattern: str | None = None
+    long_output_threshold: int = Field(30, ge=1)
+    keep_head: int = Field(10, ge=0)
+    keep_tail: int = Field(5, ge=0)
+
+    _check = field_validator("patterns")(lambda v: [check_regex(p) for p in v])
+    _check_summary = field_validator("summary_pattern")(lambda v: v if v is None else check_regex(v))
+
+
+class Truncate(Strict):
+    type: Literal["truncate"]
+    max_lines: int = Field(ge=1)
+    head: int = Field(20, ge=0)
+    tail: int = Field(20, ge=0)
+
+    @model_validator(mode="after")
+    def _fits(self) -> "Truncate":
+        if self.head + self.tail > self.max_lines:
+            raise ValueError(
+                f"head + tail ({self.head} + {self.tail}) exceeds max_lines ({self.max_lines}); "
+                "output between max_lines and head + tail lines would grow"
+            )
+        return self
+
+
+class TestSummary(Strict):
+    __test__ = False  # not a pytest class
+    type: Literal["test_summary"]
+    max_failures: int = Field(10, ge=1)
+    truncate_stack_trace: int = Field(50, ge=1)
+
+
+class GroupByRule(Strict):
+    type: Literal["group_by_rule"]
+    location_pattern: str | None = None
+    rule_pattern: str | None = None
+
+    _check = field_validator("location_pattern", "rule_pattern")(lambda v: v if v is None else check_regex(v))
+
+
+class GitStatus(Strict):
+    type: Literal["git_status"]
+
+
+class GitDiff(Strict):
+    type: Literal["git_diff"]
+    max_diff_lines: int = Field(500, ge=1)
+
+
+class Dedup(Strict):
+    type: Literal["dedup"]
+    normalize_patterns: list[RegexStr] | None = None
+    max_unique_patterns: int = Field(10_000, ge=1)
+
+    _check = field_validator("normalize_patterns")(lambda v: v if v is None else [check_regex(p) for p in v])
+
+
+Strategy = Annotated[
+    Union[StripNoise, KeepMatching, StripAnnotated, Truncate, TestSummary, GroupByRule, GitStatus, GitDiff, Dedup],
+    Field(discriminator="type"),
+]
+STRATEGY_TYPES = (
+    "strip_noise", "keep_matching", "strip_annotated", "truncate", "test_summary",
+    "group_by_rule", "git_status", "git_diff", "dedup",
+)
+
+
+class MatchSpec(Strict):
+    exact: str | None = None
+    prefix: str | None = None
+    regex: str | None = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> "MatchSpec":
+        given = [k for k in ("exact", "prefix", "regex") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise ValueError(
+                "match needs exactly one of `exact`, `prefix` or `regex`"
+                + (f" (found {', '.join(given)})" if given else "")
+            )
+        if self.regex is not None:
+            check_regex(self.regex)
+        for key in ("exact", "prefix"):
+            value = getattr(self, key)
+            if value is not None and len(value) > MAX_PATTERN_CHARS:
+                raise ValueError(f"pattern is {len(value)} characters; patterns are limited to {MAX_PATTERN_CHARS}")
+        return self
+
+
+class FilterRule(Strict):
+    name: str = Field(min_length=1, max_length=200)
+    match: Union[str, MatchSpec]
+    strategy: Strategy
+    enabled: bool = True
+    description: str | None = None
+
+
+# ------------------------------------------------------------ tools
+
+
+class PermissionRule(Strict):
+    pattern: str
+    action: Action
+
+    _check = field_validator("pattern")(check_glob)
+
+
+class ShellSettings(Strict):
+    blocked_commands: list[str] = []
+    confirm_patterns: list[str] = []
+    allowed_commands: list[str] = []
+
+
+class FileSettings(Strict):
+    deny_read: list[str] = []
+    allow_read: list[str] = []
+
+
+class PolicyRule(Strict):
+    id: str | None = None
+    effect: Action
+    tool: str | None = None
+    when: str | None = None
+    args_match: str | None = None
+    paths: list[str] | None = None
+    reason: str | None = None
+
+    _check = field_validator("args_match")(lambda v: v if v is None else check_regex(v))
+
+
+class Policy(Strict):
+    enabled: bool = True
+    default_effect: Action = "deny"
+    rules: list[Any] = []  # validated one by one
+
+
+class Authorization(Strict):
+    enabled: bool = True
+    rules: list[Any] = []
+
+
+class SecuritySettings(Strict):
+    enabled: bool = True
+    extra_patterns: list[dict[str, Any]] = []
+    disabled_patterns: list[str] = []
+    redact: bool = False
+
+
+class FilterSettings(Strict):
+    enabled: bool = True
+    filters_path: str | None = None
+    builtin: bool = True
+    security: SecuritySettings = SecuritySettings()
+
+
+class DependencyRule(Strict):
+    requires: list[str] = []
+    prefers: list[str] = []
+
+
+class Dependencies(Strict):
+    enabled: bool = True
+    boost_per_dep: float = Field(0.15, ge=0.0, le=1.0)
+    max_total_boost: float = Field(0.20, ge=0.0, le=1.0)
+    rules: dict[str, DependencyRule] = {}
+
+
+# ------------------------------------------------------------ inline tests
+
+
+class InlineTest(Strict):
+    name: str | None = None
+    # filter examples
+    command: str | None = None
+    output: str | None = None
+    exit_code: int | None = None
+    expect_contains: list[str] | None = None
+    expect_not_contains: list[str] | None = None
+    expect_output: str | None = None
+    expect_confidence: Literal["full", "partial", "fallback", "Full", "Partial", "Fallback"] | None = None
+    # decision examples
+    tool: str | None = None
+    input: str | None = None
+    args: dict[str, Any] | None = None
+    expect: Action | None = None
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> "InlineTest":
+        is_decision = self.expect is not None or self.tool is not None
+        is_filter = self.output is not None or any(
+            getattr(self, k) is not None for k in ("expect_contains", "expect_not_contains", "expect_output", "expect_confidence")
+        )
+        if is_decision and is_filter:
+            raise ValueError("a test is either a filter example (command, output, expect_*) or a decision example (tool, input/args, expect), not both")
+        if is_decision:
+            if self.tool is None or self.expect is None:
+                raise ValueError("a decision example needs `tool` and `expect`")
+            if (self.input is None) == (self.args is None):
+                raise ValueError("a decision example needs exactly one of `input` or `args`")
+        elif self.command is None:
+            raise ValueError("a filter example needs `command` (and `output`)")
+        return self
+
+
+#: Known top-level sections and the sub-sections of `[tools]`, for did-you-mean.
+TOP_LEVEL_KEYS = ("rules", "tools", "tests", "settings")
+TOOLS_KEYS = ("permissions", "shell", "file", "policy", "authorization", "filters", "dependencies")

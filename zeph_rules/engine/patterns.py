@@ -1,0 +1,255 @@
+"""Regexes, globs and the literals the matcher graph indexes them by.
+
+Two glob flavours, decided by the field being matched:
+
+* command globs (``command ~ "git push *"``, permission patterns for shell
+  tools): ``*`` matches any run of characters, ``/`` included;
+* path globs (``path ~ "/etc/**"``, the file sandbox, permission patterns for
+  file tools): ``*`` and ``?`` stop at ``/``; ``**`` crosses directories.
+
+``~i`` compares ``casefold()``-ed text with the ``casefold()``-ed glob.
+
+Regexes use the ``regex`` module (a time-bounded match never hangs the engine).
+Literal extraction is conservative: it may return nothing (the rule is then
+checked for every query), but whatever it returns must occur in every match.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any, Iterable
+
+MAX_PATTERN_CHARS = 512
+#: Seconds one regex evaluation may take before it counts as "no match".
+REGEX_TIMEOUT = 0.25
+
+_FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
+
+
+class RegexProblem(ValueError):
+    """A regex does not compile; ``offset`` points into the pattern when known."""
+
+    def __init__(self, message: str, offset: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.offset = offset
+
+
+@functools.lru_cache(maxsize=4096)
+def compile_regex(source: str, flags: str = "") -> Any:
+    """Compile a rule regex with the ``regex`` module, raising ``RegexProblem``."""
+    import regex
+
+    bits = 0
+    for flag in flags:
+        bits |= {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}[flag]
+    try:
+        return regex.compile(source, bits | regex.V0)
+    except regex.error as exc:
+        message = str(exc.msg if hasattr(exc, "msg") else exc)
+        return _raise(message, getattr(exc, "pos", None))
+
+
+def _raise(message: str, offset: int | None) -> Any:
+    raise RegexProblem(message, offset)
+
+
+def regex_search(source: str, flags: str, text: str) -> bool:
+    """Return whether the regex matches anywhere in ``text``; a timeout is no match."""
+    try:
+        return compile_regex(source, flags).search(text, timeout=REGEX_TIMEOUT) is not None
+    except TimeoutError:
+        return False
+
+
+# ---------------------------------------------------------------- globs
+
+
+def glob_to_regex(glob: str, path: bool = False) -> str:
+    """Translate a glob into an anchored regex source string."""
+    out: list[str] = []
+    i, n = 0, len(glob)
+    star = "[^/]*" if path else ".*"
+    one = "[^/]" if path else "."
+    while i < n:
+        ch = glob[i]
+        if ch == "*":
+            j = i
+            while j < n and glob[j] == "*":
+                j += 1
+            if path and j - i >= 2:
+                if j < n and glob[j] == "/":  # "**/" matches zero or more directories
+                    out.append("(?:.*/)?")
+                    j += 1
+                else:
+                    out.append(".*")
+            else:
+                out.append(star)
+            i = j
+            continue
+        if ch == "?":
+            out.append(one)
+        elif ch == "[":
+            j = glob.find("]", i + 2 if glob[i + 1 : i + 2] in ("!", "^", "]") else i + 1)
+            if j == -1:
+                out.append(re.escape(ch))
+            else:
+                body = glob[i + 1 : j]
+                negate = body[:1] in ("!", "^")
+                if negate:
+                    body = body[1:]
+                body = body.replace("\\", "\\\\")
+                out.append(f"[{'^' if negate else ''}{body}]")
+                i = j
+        elif ch == "\\" and i + 1 < n:
+            i += 1
+            out.append(re.escape(glob[i]))
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    return "(?s:" + "".join(out) + r")\Z"
+
+
+@functools.lru_cache(maxsize=8192)
+def compiled_glob(glob: str, path: bool, fold: bool) -> "re.Pattern[str]":
+    """Compile a glob (casefolded when ``fold``) into an anchored ``re`` pattern."""
+    return re.compile(glob_to_regex(glob.casefold() if fold else glob, path))
+
+
+_PREFILTER_FOLD = {0x131: "i", 0x17F: "s", 0x212A: "k", 0x212B: "\u00e5"}
+
+
+def fold_for_prefilter(text: str) -> str:
+    """Casefold ``text`` and map the few characters regex case-folding equates with ASCII."""
+    return text.casefold().translate(_PREFILTER_FOLD)
+
+
+def glob_match(glob: str, text: str, path: bool = False, fold: bool = False) -> bool:
+    """Return whether ``text`` matches ``glob`` as a whole."""
+    return compiled_glob(glob, path, fold).match(text.casefold() if fold else text) is not None
+
+
+def glob_literals(glob: str) -> list[str]:
+    """Return the literal runs of a glob (every one occurs in every match)."""
+    runs: list[str] = []
+    current: list[str] = []
+    i = 0
+    while i < len(glob):
+        ch = glob[i]
+        if ch in "*?[":
+            if ch == "[" and glob.find("]", i + 1) == -1:
+                current.append(ch)
+                i += 1
+                continue
+            if current:
+                runs.append("".join(current))
+                current = []
+            if ch == "[":
+                i = glob.find("]", i + 2 if glob[i + 1 : i + 2] in ("!", "^", "]") else i + 1)
+        elif ch == "\\" and i + 1 < len(glob):
+            i += 1
+            current.append(glob[i])
+        else:
+            current.append(ch)
+        i += 1
+    if current:
+        runs.append("".join(current))
+    return runs
+
+
+def glob_prefix(glob: str) -> str:
+    """Return the literal text every match must start with ('' after a leading wildcard)."""
+    if glob[:1] in ("*", "?") or (glob[:1] == "[" and "]" in glob[1:]):
+        return ""
+    runs = glob_literals(glob)
+    return runs[0] if runs else ""
+
+
+# ---------------------------------------------------------------- regex literals
+
+
+#: ``regex``-module syntax that ``re`` parses differently (fuzzy counts, POSIX classes).
+_REGEX_ONLY_SYNTAX = re.compile(r"\{[^}]*[eids]\s*[<=]|\[:|\\[pPNXLGKmM]|\(\?[|V]|\(\?[a-zA-Z]*[fbVwr]")
+
+
+def regex_literal_alternatives(source: str, flags: str = "") -> tuple[list[str], bool] | None:
+    """Return literals of which at least one occurs in every match, and whether case is ignored.
+
+    ``None`` means no such set could be proven; the caller must then treat the
+    rule as a candidate for every input.
+    """
+    try:
+        from re import _parser as sre_parse  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - Python < 3.11
+        import sre_parse  # type: ignore[no-redef]
+    if _REGEX_ONLY_SYNTAX.search(source):
+        return None  # the stdlib parser would read these as literal text
+    bits = 0
+    for flag in flags:
+        bits |= _FLAG_BITS.get(flag, 0)
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            parsed = sre_parse.parse(source, bits)
+    except Exception:  # noqa: BLE001 - a `regex`-only construct: no literals, still correct
+        return None
+    ignore_case = bool(parsed.state.flags & re.IGNORECASE)
+    if parsed.state.flags & re.VERBOSE and not isinstance(parsed, object):  # pragma: no cover
+        return None
+    alternatives = _required(list(parsed), sre_parse)
+    if not alternatives:
+        return None
+    return alternatives, ignore_case
+
+
+def _required(items: list[Any], sre_parse: Any) -> list[str] | None:
+    """Best set of alternatives (any one must occur) for a sequence of parsed items."""
+    constants = sre_parse
+    best: list[str] | None = None
+    run: list[str] = []
+
+    def consider(candidate: list[str] | None) -> None:
+        nonlocal best
+        if candidate and all(candidate) and (best is None or _score(candidate) > _score(best)):
+            best = candidate
+
+    for op, arg in items:
+        name = str(op)
+        if name == "LITERAL":
+            run.append(chr(arg))
+            continue
+        consider(["".join(run)] if run else None)
+        run = []
+        if name == "SUBPATTERN":
+            sub = arg[-1]
+            group_flags = arg[1] if len(arg) > 2 else 0
+            if group_flags & re.IGNORECASE:
+                continue
+            consider(_required(list(sub), sre_parse))
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            low, _high, sub = arg
+            if low >= 1:
+                consider(_required(list(sub), sre_parse))
+        elif name == "ATOMIC_GROUP":
+            consider(_required(list(arg), sre_parse))
+        elif name == "BRANCH":
+            branches = [_required(list(branch), sre_parse) for branch in arg[1]]
+            if all(branches):
+                merged = [lit for branch in branches for lit in branch]  # type: ignore[union-attr]
+                consider(sorted(set(merged)))
+        elif name == "IN":
+            chars = [chr(a) for o, a in arg if str(o) == "LITERAL"]
+            if len(chars) == len(arg) and 1 < len(chars) <= 4:
+                consider(chars)
+    consider(["".join(run)] if run else None)
+    del constants
+    return best
+
+
+def _score(alternatives: Iterable[str]) -> float:
+    """Prefer few, long alternatives: the shortest one bounds selectivity."""
+    alts = list(alternatives)
+    return min(len(a) for a in alts) - 0.1 * len(alts)
