@@ -1,43 +1,81 @@
 """The one seam between the compiled hot paths and their pure-Python twins.
 
-Everything else in zeph_rules imports hot paths from here and nowhere else.
-The compiled modules are used when they were built and can be imported; the
-pure twins otherwise, or always when ``ZEPH_RULES_NO_EXTENSIONS`` is set to a
-non-empty value other than ``0``.
+Everything else in zeph_rules imports hot paths from here and nowhere else,
+and calls them as attributes of this module (``_speedups.find_literals``), so
+tests can switch implementations with ``select``.
+
+Each twin pair is ``_<name>_c`` (Cython) and ``_<name>_py`` (pure), exporting
+the same names.  The compiled modules are used when every one of them was built
+and imports; the pure twins otherwise, or always when
+``ZEPH_RULES_NO_EXTENSIONS`` is set to a non-empty value other than ``0``.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import platform
+from types import ModuleType
 
 from ._tables import LiteralTable, build_literal_table
 
-IMPLEMENTATION: str
+#: twin module stem -> the names it exports
+TWINS: dict[str, tuple[str, ...]] = {
+    "_literals": ("find_literals", "find_literal_hits"),
+    "_truncate": ("count_lines", "head_tail_split"),
+    "_dedup": ("normalize_line", "dedup_lines"),
+}
+#: the stems that have a Cython twin (``_<stem>_c.pyx``); the others are pure-only so far
+COMPILED: frozenset[str] = frozenset({"_literals"})
+
+IMPLEMENTATION: str = "pure"
 
 
 def _pure_forced() -> bool:
     return os.environ.get("ZEPH_RULES_NO_EXTENSIONS", "") not in ("", "0")
 
 
-if _pure_forced() or platform.python_implementation() != "CPython":
-    from ._literals_py import find_literal_hits, find_literals
+def _modules(kind: str) -> dict[str, ModuleType] | None:
+    """Import every twin of ``kind`` ('c' or 'py'); None if any compiled one is missing."""
+    found: dict[str, ModuleType] = {}
+    for stem in TWINS:
+        try:
+            found[stem] = importlib.import_module(f"{__name__}.{stem}_{kind}")
+        except ImportError:
+            if kind == "c" and stem in COMPILED:
+                return None
+            if kind == "c":
+                try:
+                    found[stem] = importlib.import_module(f"{__name__}.{stem}_py")
+                except ImportError:
+                    pass
+    return found
 
-    IMPLEMENTATION = "pure"
+
+def available() -> tuple[str, ...]:
+    """Return the implementations that can be selected here."""
+    return ("compiled", "pure") if _modules("c") is not None else ("pure",)
+
+
+def select(implementation: str) -> None:
+    """Bind the hot-path names to ``"compiled"`` or ``"pure"`` (tests use this)."""
+    global IMPLEMENTATION
+    modules = _modules("c" if implementation == "compiled" else "py")
+    if modules is None or implementation not in ("compiled", "pure"):
+        raise ValueError(f"implementation {implementation!r} is not available")
+    for stem, names in TWINS.items():
+        module = modules.get(stem)
+        for name in names:
+            if module is not None and hasattr(module, name):
+                globals()[name] = getattr(module, name)
+    IMPLEMENTATION = implementation
+
+
+if _pure_forced() or platform.python_implementation() != "CPython" or _modules("c") is None:
+    select("pure")
 else:
-    try:
-        from ._literals_c import find_literal_hits, find_literals  # type: ignore[no-redef]
-    except ImportError:
-        from ._literals_py import find_literal_hits, find_literals
+    select("compiled")
 
-        IMPLEMENTATION = "pure"
-    else:
-        IMPLEMENTATION = "compiled"
-
-__all__ = [
-    "IMPLEMENTATION",
-    "LiteralTable",
-    "build_literal_table",
-    "find_literal_hits",
-    "find_literals",
-]
+__all__ = ["IMPLEMENTATION", "LiteralTable", "TWINS", "available", "build_literal_table", "select"]
+for _names in TWINS.values():
+    __all__.extend(_names)

@@ -73,12 +73,11 @@ def desugar(sources: Sequence[SourceFile]) -> RuleSet:
     tests: list[InlineExample] = []
     order = 0
     for src in sources:
-        diagnostics.extend(src.diagnostics)
         ctx = _Context(src, order)
         _desugar_file(ctx)
         order = ctx.order
         rules.extend(ctx.rules)
-        diagnostics.extend(ctx.diagnostics)
+        diagnostics.extend(sorted([*src.diagnostics, *ctx.diagnostics], key=lambda d: (d.line, d.col, d.code)))
         for key, value in ctx.settings.items():
             if isinstance(value, list) and isinstance(settings.get(key), list):
                 settings[key] = settings[key] + value
@@ -194,8 +193,11 @@ def _translate(exc: ValidationError, data: Any, root_model: Any) -> list[tuple[P
             found = re.search(r"invalid regex at position (\d+)", message)
             if found and isinstance(node, str):
                 offset = int(found.group(1))
-        elif "limited to" in message:
+        elif "limited to" in message or etype == "string_too_long":
             code = "ZR031"
+            if etype == "string_too_long":
+                limit = err.get("ctx", {}).get("max_length")
+                message = f"pattern is {len(node) if isinstance(node, str) else '?'} characters; patterns are limited to {limit}"
         elif etype == "literal_error":
             expected = err.get("ctx", {}).get("expected", "")
             got = node if isinstance(node, str) else None

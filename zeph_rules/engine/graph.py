@@ -224,9 +224,13 @@ class NaiveEvaluator:
 
     def __init__(self, rules: Iterable[Rule]) -> None:
         self.rules = tuple(sorted((r for r in rules if r.enabled), key=lambda r: r.order))
+        groups: dict[str, list[Rule]] = {}
+        for rule in self.rules:
+            groups.setdefault(rule.group, []).append(rule)
+        self.groups = groups
 
     def _group(self, name: str) -> list[Rule]:
-        return [r for r in self.rules if r.group == name]
+        return self.groups.get(name, [])
 
     def matching_filters(self, command: str, exit_code: int | None = None) -> list[Rule]:
         subject = filter_subject(command, exit_code)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
 from .patterns import MAX_PATTERN_CHARS, RegexProblem, compile_regex
 
@@ -40,7 +40,8 @@ def check_glob(value: str) -> str:
     return value
 
 
-RegexStr = Annotated[str, Field(min_length=1)]
+RegexStr = Annotated[str, Field(min_length=1), AfterValidator(check_regex)]
+OptionalRegex = Annotated[Union[str, None], AfterValidator(lambda v: v if v is None else check_regex(v))]
 
 
 # ------------------------------------------------------------ filter strategies
@@ -50,26 +51,22 @@ class StripNoise(Strict):
     type: Literal["strip_noise"]
     patterns: list[RegexStr] = Field(min_length=1)
 
-    _check = field_validator("patterns")(lambda v: [check_regex(p) for p in v])
 
 
 class KeepMatching(Strict):
     type: Literal["keep_matching"]
     patterns: list[RegexStr] = Field(min_length=1)
 
-    _check = field_validator("patterns")(lambda v: [check_regex(p) for p in v])
 
 
 class StripAnnotated(Strict):
     type: Literal["strip_annotated"]
     patterns: list[RegexStr] = Field(min_length=1)
-    summary_pattern: str | None = None
+    summary_pattern: OptionalRegex = None
     long_output_threshold: int = Field(30, ge=1)
     keep_head: int = Field(10, ge=0)
     keep_tail: int = Field(5, ge=0)
 
-    _check = field_validator("patterns")(lambda v: [check_regex(p) for p in v])
-    _check_summary = field_validator("summary_pattern")(lambda v: v if v is None else check_regex(v))
 
 
 class Truncate(Strict):
@@ -97,10 +94,8 @@ class TestSummary(Strict):
 
 class GroupByRule(Strict):
     type: Literal["group_by_rule"]
-    location_pattern: str | None = None
-    rule_pattern: str | None = None
-
-    _check = field_validator("location_pattern", "rule_pattern")(lambda v: v if v is None else check_regex(v))
+    location_pattern: OptionalRegex = None
+    rule_pattern: OptionalRegex = None
 
 
 class GitStatus(Strict):
@@ -117,7 +112,6 @@ class Dedup(Strict):
     normalize_patterns: list[RegexStr] | None = None
     max_unique_patterns: int = Field(10_000, ge=1)
 
-    _check = field_validator("normalize_patterns")(lambda v: v if v is None else [check_regex(p) for p in v])
 
 
 Strategy = Annotated[
@@ -131,9 +125,9 @@ STRATEGY_TYPES = (
 
 
 class MatchSpec(Strict):
-    exact: str | None = None
-    prefix: str | None = None
-    regex: str | None = None
+    exact: str | None = Field(None, max_length=MAX_PATTERN_CHARS)
+    prefix: str | None = Field(None, min_length=1, max_length=MAX_PATTERN_CHARS)
+    regex: OptionalRegex = None
 
     @model_validator(mode="after")
     def _exactly_one(self) -> "MatchSpec":
@@ -143,12 +137,6 @@ class MatchSpec(Strict):
                 "match needs exactly one of `exact`, `prefix` or `regex`"
                 + (f" (found {', '.join(given)})" if given else "")
             )
-        if self.regex is not None:
-            check_regex(self.regex)
-        for key in ("exact", "prefix"):
-            value = getattr(self, key)
-            if value is not None and len(value) > MAX_PATTERN_CHARS:
-                raise ValueError(f"pattern is {len(value)} characters; patterns are limited to {MAX_PATTERN_CHARS}")
         return self
 
 
@@ -164,10 +152,8 @@ class FilterRule(Strict):
 
 
 class PermissionRule(Strict):
-    pattern: str
+    pattern: Annotated[str, AfterValidator(check_glob)]
     action: Action
-
-    _check = field_validator("pattern")(check_glob)
 
 
 class ShellSettings(Strict):
@@ -186,11 +172,10 @@ class PolicyRule(Strict):
     effect: Action
     tool: str | None = None
     when: str | None = None
-    args_match: str | None = None
+    args_match: OptionalRegex = None
     paths: list[str] | None = None
     reason: str | None = None
 
-    _check = field_validator("args_match")(lambda v: v if v is None else check_regex(v))
 
 
 class Policy(Strict):

@@ -36,7 +36,7 @@ class RegexProblem(ValueError):
         self.offset = offset
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=65536)
 def compile_regex(source: str, flags: str = "") -> Any:
     """Compile a rule regex with the ``regex`` module, raising ``RegexProblem``."""
     import regex
@@ -111,7 +111,7 @@ def glob_to_regex(glob: str, path: bool = False) -> str:
     return "(?s:" + "".join(out) + r")\Z"
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=65536)
 def compiled_glob(glob: str, path: bool, fold: bool) -> "re.Pattern[str]":
     """Compile a glob (casefolded when ``fold``) into an anchored ``re`` pattern."""
     return re.compile(glob_to_regex(glob.casefold() if fold else glob, path))

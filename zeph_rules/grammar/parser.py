@@ -98,10 +98,10 @@ class _ToIR(Transformer[Token, Expr]):
     """Build frozen IR nodes; methods are named after grammar rules."""
 
     def or_(self, meta: Any, items: list[Expr]) -> Expr:
-        return Or(tuple(items))
+        return items[0] if len(items) == 1 else Or(tuple(items))
 
     def and_(self, meta: Any, items: list[Expr]) -> Expr:
-        return And(tuple(items))
+        return items[0] if len(items) == 1 else And(tuple(items))
 
     def not_(self, meta: Any, items: list[Expr]) -> Expr:
         return Not(items[0])

@@ -1,0 +1,5 @@
+"""Allow ``python -m zeph_rules``."""
+
+from .cli.main import run
+
+run()

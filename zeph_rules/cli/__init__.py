@@ -1,0 +1,1 @@
+"""The command line: argument parsing and output formatting only."""
