@@ -88,7 +88,9 @@ def corpus_texts():
 
 
 def test_default_path_is_the_builtin_file(patterns):
-    assert ref.DEFAULT_PATTERNS_PATH == PATTERNS_FILE.resolve()
+    # the installed package may live outside the checkout (CI installs it): compare contents
+    assert ref.DEFAULT_PATTERNS_PATH.name == "security.toml"
+    assert ref.DEFAULT_PATTERNS_PATH.read_bytes() == PATTERNS_FILE.read_bytes()
     assert 100 <= len(patterns) <= 250
     print(f"\n{len(patterns)} built-in patterns")
 
