@@ -141,6 +141,12 @@ class MatcherGraph:
             return None
         return rules.first_match(call_subject(tool, input_or_args, **context))
 
+    def filter(self, command: str, output: str, exit_code: int | None = None, metrics: Any = None) -> Any:
+        """Filter the output of ``command``; returns a frozen ``FilterResult``."""
+        from .pipeline import run_filters
+
+        return run_filters(self, command, output, exit_code, metrics)
+
     def rules(self, group: str | None = None) -> tuple[Rule, ...]:
         """Return the compiled rules of one group, or of every group, in order."""
         if group is not None:

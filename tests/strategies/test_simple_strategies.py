@@ -1,0 +1,78 @@
+"""strip_noise, keep_matching, strip_annotated and dedup on small inputs."""
+
+from __future__ import annotations
+
+from zeph_rules.engine.strategies import STRATEGIES, Confidence
+
+
+def test_strip_noise_counts_what_it_strips() -> None:
+    text = "".join(f"Compiling crate-{i} v1.0.0\n" for i in range(5)) + "real line\n"
+    result = STRATEGIES["strip_noise"](text, {"patterns": ["^Compiling "]}, 0)
+    assert result == ("real line\n... (5 noise lines stripped) ...\n", Confidence.FULL)
+
+
+def test_a_marker_longer_than_the_cut_returns_the_input() -> None:
+    text = "Compiling a\nreal line\n"
+    assert STRATEGIES["strip_noise"](text, {"patterns": ["^Compiling "]}, 0) == (text, Confidence.FULL)
+
+
+def test_strip_noise_with_nothing_to_strip_is_unchanged() -> None:
+    assert STRATEGIES["strip_noise"]("a\nb\n", {"patterns": ["^zzz"]}, 0) == ("a\nb\n", Confidence.FULL)
+
+
+def test_keep_matching_keeps_matches_and_counts_the_rest() -> None:
+    text = "error: x\n" + "this line is fine and long enough to matter\n" * 3
+    result = STRATEGIES["keep_matching"](text, {"patterns": ["error"]}, 1)
+    assert result == ("error: x\n... (3 non-matching lines omitted) ...\n", Confidence.FULL)
+
+
+def test_keep_matching_without_a_match_falls_back() -> None:
+    assert STRATEGIES["keep_matching"]("a\nb", {"patterns": ["zzz"]}, 0) == ("a\nb", Confidence.FALLBACK)
+
+
+def test_strip_annotated_keeps_summary_and_diagnostics() -> None:
+    text = "\n".join(["Compiling x"] * 5 + ["warning: unused", "  --> src/a.rs:1:1", "Finished dev"]) + "\n"
+    params = {"patterns": ["^Compiling", "^Finished"], "summary_pattern": "^Finished", "long_output_threshold": 30,
+              "keep_head": 10, "keep_tail": 5}
+    result = STRATEGIES["strip_annotated"](text, params, 0)
+    assert result.text == "warning: unused\n  --> src/a.rs:1:1\nFinished dev\n... (5 progress lines stripped) ...\n"
+
+
+def test_strip_annotated_cuts_long_output_but_not_errors() -> None:
+    body = [f"note {i}" for i in range(40)]
+    body[20] = "error[E0308]: mismatched types"
+    params = {"patterns": ["^Compiling"], "summary_pattern": None, "long_output_threshold": 10, "keep_head": 2,
+              "keep_tail": 2}
+    result = STRATEGIES["strip_annotated"]("\n".join(body), params, 101)
+    assert result.confidence is Confidence.PARTIAL
+    assert "error[E0308]: mismatched types" in result.text
+    assert "... (18 lines omitted) ..." in result.text
+
+
+def test_dedup_groups_repeats_and_marks_counts() -> None:
+    text = "10:00:01 worker 1 ready\n10:00:02 worker 2 ready\nboot\n10:00:03 worker 3 ready\n"
+    result = STRATEGIES["dedup"](text, {"normalize_patterns": None, "max_unique_patterns": 100}, 0)
+    assert result == ("10:00:01 worker 1 ready (x3)\nboot\n", Confidence.FULL)
+
+
+def test_dedup_never_merges_differing_error_lines() -> None:
+    text = "ERROR job 1 failed\nERROR job 2 failed\nERROR job 2 failed\n"
+    result = STRATEGIES["dedup"](text, {}, 0)
+    assert result.text == "ERROR job 1 failed\nERROR job 2 failed (x2)\n"
+
+
+def test_dedup_user_patterns_apply_first() -> None:
+    text = "user alice logged in\nuser bob logged in\n"
+    result = STRATEGIES["dedup"](text, {"normalize_patterns": [r"user \w+"]}, 0)
+    assert result.text == "user alice logged in (x2)\n"
+
+
+def test_every_strategy_falls_back_or_passes_through_on_prose() -> None:
+    prose = "hello there\nnothing to see\n"
+    for name in ("test_summary", "group_by_rule", "git_status", "git_diff"):
+        assert STRATEGIES[name](prose, {}, 0) == (prose, Confidence.FALLBACK), name
+
+
+def test_confidence_labels() -> None:
+    assert [c.label for c in Confidence] == ["Full", "Partial", "Fallback"]
+    assert max(Confidence.FULL, Confidence.FALLBACK) is Confidence.FALLBACK

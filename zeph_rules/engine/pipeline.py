@@ -1,0 +1,139 @@
+"""The output-filter pipeline: sanitise, match, run every matching strategy.
+
+Semantics users rely on:
+
+* the command is matched on its target (``cd x && cargo test | tail`` is
+  ``cargo test``); every enabled filter whose match holds runs, in file order,
+  each on the previous one's output;
+* confidence is the worst of the stages (``Full`` < ``Partial`` < ``Fallback``);
+* nothing is lost silently: a stage that raises, returns nothing for
+  something, or grows its input is undone and counts as ``Fallback``; the
+  result is never longer than the sanitised input;
+* the stats line is produced only when lines were removed.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .sanitize import sanitize
+from .strategies import STRATEGIES, Confidence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .graph import MatcherGraph
+
+
+@dataclass(frozen=True)
+class FilterResult:
+    """What a filter pass produced, with the numbers a caller reports."""
+
+    command: str
+    output: str
+    confidence: Confidence
+    rules: tuple[str, ...]
+    raw_bytes: int
+    filtered_bytes: int
+    raw_lines: int
+    filtered_lines: int
+
+    @property
+    def stats_line(self) -> str | None:
+        """``[shell] `cmd` 342 lines -> 28 lines, 91.8% filtered``, or None when nothing was cut."""
+        if self.filtered_lines >= self.raw_lines:
+            return None
+        saved = 100.0 * (1 - self.filtered_bytes / self.raw_bytes) if self.raw_bytes else 0.0
+        return f"[shell] `{self.command}` {self.raw_lines} lines -> {self.filtered_lines} lines, {saved:.1f}% filtered"
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "output": self.output,
+            "confidence": self.confidence.label,
+            "rules": list(self.rules),
+            "raw_bytes": self.raw_bytes,
+            "filtered_bytes": self.filtered_bytes,
+            "raw_lines": self.raw_lines,
+            "filtered_lines": self.filtered_lines,
+        }
+
+
+@dataclass
+class RuleMetrics:
+    calls: int = 0
+    bytes_in: int = 0
+    bytes_out: int = 0
+    lines_in: int = 0
+    lines_out: int = 0
+    seconds: float = 0.0
+    confidence: dict[str, int] = field(default_factory=lambda: {"Full": 0, "Partial": 0, "Fallback": 0})
+
+
+@dataclass
+class FilterMetrics:
+    """Per-rule counters; pass one to ``run_filters`` to collect them."""
+
+    rules: dict[str, RuleMetrics] = field(default_factory=dict)
+
+    def record(self, rule: str, before: str, after: str, confidence: Confidence, seconds: float) -> None:
+        entry = self.rules.setdefault(rule, RuleMetrics())
+        entry.calls += 1
+        entry.bytes_in += _utf8_len(before)
+        entry.bytes_out += _utf8_len(after)
+        entry.lines_in += _line_count(before)
+        entry.lines_out += _line_count(after)
+        entry.seconds += seconds
+        entry.confidence[confidence.label] += 1
+
+
+def _utf8_len(text: str) -> int:
+    return len(text.encode("utf-8", "surrogateescape"))
+
+
+def _line_count(text: str) -> int:
+    if not text:
+        return 0
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
+
+
+def run_filters(graph: "MatcherGraph", command: str, output: str, exit_code: int | None = None,
+                metrics: FilterMetrics | None = None) -> FilterResult:
+    """Filter ``output`` of ``command`` with every matching rule of ``graph``."""
+    clean = sanitize(output)
+    text = clean
+    worst = Confidence.FULL
+    applied: list[str] = []
+    enabled = graph.setting("filters.enabled", True)
+    rules = graph.matching_filters(command, exit_code) if enabled else []
+    for rule in rules:
+        strategy = STRATEGIES.get(rule.effect)
+        if strategy is None:
+            continue
+        params = dict(rule.payload)
+        started = time.perf_counter()
+        try:
+            result = strategy(text, params, exit_code)
+            candidate, confidence = result.text, result.confidence
+        except Exception:  # noqa: BLE001 - a broken strategy must never break the caller
+            candidate, confidence = text, Confidence.FALLBACK
+        if len(candidate) > len(text) or (text.strip() and not candidate.strip()):
+            candidate, confidence = text, Confidence.FALLBACK
+        if metrics is not None:
+            metrics.record(rule.id, text, candidate, confidence, time.perf_counter() - started)
+        text = candidate
+        worst = max(worst, confidence)
+        applied.append(rule.id)
+    if worst == Confidence.FALLBACK:
+        text = clean  # a filter that is unsure returns the input, whole
+    if len(text) > len(clean):
+        text, worst = clean, Confidence.FALLBACK
+    return FilterResult(
+        command=command,
+        output=text,
+        confidence=worst,
+        rules=tuple(applied),
+        raw_bytes=_utf8_len(output),
+        filtered_bytes=_utf8_len(text),
+        raw_lines=_line_count(output),
+        filtered_lines=_line_count(text),
+    )

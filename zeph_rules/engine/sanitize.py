@@ -1,0 +1,54 @@
+"""Make raw command output plain text before any strategy sees it.
+
+Terminals understand escapes and carriage returns; a model reading the bytes
+does not.  ``sanitize`` turns what a terminal would have shown into plain
+lines: colours and cursor movements removed, progress bars reduced to their
+final state, line endings and blank-line runs normalised.
+"""
+
+from __future__ import annotations
+
+import re
+
+# CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), charset designations (ESC ( B),
+# other two-byte escapes (ESC =, ESC >, ESC 7, ...), and the 8-bit CSI introducer.
+_ESCAPES = re.compile(
+    r"""
+    \x1b\[[0-?]*[ -/]*[@-~]            # CSI: colours, cursor movement, erase
+    | \x9b[0-?]*[ -/]*[@-~]            # 8-bit CSI
+    | \x1b\][^\x07\x1b]*(?:\x07|\x1b\\|$)   # OSC: titles, hyperlinks
+    | \x1b[()*+][0-9A-Za-z]            # charset designation
+    | \x1b[@-Z\\-_=>78]                # other two-byte escapes
+    | \x1b(?=$|[^\[\]()*+])            # a lone ESC left over
+    """,
+    re.VERBOSE,
+)
+_BLANK_RUN = re.compile(r"\n(?:[ \t]*\n){3,}")
+_TRAILING_SPACE = re.compile(r"[ \t\f\v]+$", re.MULTILINE)
+
+
+def _last_carriage_state(line: str) -> str:
+    """Return what a terminal shows for a line redrawn with ``\\r``: the text after the last ``\\r``."""
+    last_state = line.rsplit("\r", 1)[-1]
+    if last_state:
+        return last_state
+    # A line ending in "\r" (a redraw about to happen) keeps the last non-empty state.
+    for state in reversed(line.split("\r")):
+        if state:
+            return state
+    return ""
+
+
+def sanitize(text: str) -> str:
+    """Return ``text`` as plain lines: no escapes, no ``\\r`` redraws, no long blank runs."""
+    try:
+        if not text:
+            return ""
+        text = _ESCAPES.sub("", text).replace("\x1b", "")  # a cut-off escape leaves a bare ESC
+        text = text.replace("\r\n", "\n")
+        if "\r" in text:
+            text = "\n".join(_last_carriage_state(line) if "\r" in line else line for line in text.split("\n"))
+        text = _TRAILING_SPACE.sub("", text)
+        return _BLANK_RUN.sub("\n\n", text)
+    except Exception:  # noqa: BLE001 - sanitising must never take the pipeline down
+        return text if isinstance(text, str) else ""

@@ -1,0 +1,145 @@
+"""Types and small helpers shared by every output-filter strategy."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, NamedTuple
+
+from ..patterns import REGEX_TIMEOUT, compile_regex
+
+
+class Confidence(enum.IntEnum):
+    """How sure a strategy is that its output kept everything that matters (worst wins)."""
+
+    FULL = 0
+    PARTIAL = 1
+    FALLBACK = 2
+
+    @property
+    def label(self) -> str:
+        """Return the user-facing name: ``Full``, ``Partial`` or ``Fallback``."""
+        return self.name.capitalize()
+
+
+class StrategyResult(NamedTuple):
+    """The filtered text and the confidence the strategy has in it."""
+
+    text: str
+    confidence: Confidence
+
+
+#: (sanitised text, parameters with defaults filled in, exit code or None) -> result
+StrategyFn = Callable[[str, Mapping[str, Any], "int | None"], StrategyResult]
+
+
+def fallback(text: str) -> StrategyResult:
+    """Return the input unchanged, flagged as not understood."""
+    return StrategyResult(text, Confidence.FALLBACK)
+
+
+def guarded(strategy: Callable[[str, Mapping[str, Any], int | None], StrategyResult]) -> StrategyFn:
+    """Wrap a strategy so that it never raises and never returns more than it was given."""
+
+    def run(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
+        if not isinstance(text, str):
+            return StrategyResult("" if text is None else str(text), Confidence.FALLBACK)
+        try:
+            result = strategy(text, params, exit_code)
+        except Exception:  # noqa: BLE001 - a strategy bug must cost compression, not output
+            return fallback(text)
+        if len(result.text) > len(text):
+            # The summary would be longer than what it summarises: the input itself loses nothing.
+            return StrategyResult(text, result.confidence)
+        return result
+
+    run.__name__ = strategy.__name__
+    run.__qualname__ = strategy.__qualname__
+    run.__doc__ = strategy.__doc__
+    run.__wrapped__ = strategy  # type: ignore[attr-defined]
+    return run
+
+
+def split_lines(text: str) -> tuple[list[str], bool]:
+    """Split ``text`` into lines; also return whether it ended with a newline."""
+    if not text:
+        return [], False
+    ends_with_newline = text.endswith("\n")
+    body = text[:-1] if ends_with_newline else text
+    return body.split("\n"), ends_with_newline
+
+
+def join_lines(lines: Iterable[str], ends_with_newline: bool) -> str:
+    """Join lines back into text, restoring a final newline if the input had one."""
+    text = "\n".join(lines)
+    return text + "\n" if ends_with_newline and text else text
+
+
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
+    """Return ``"1 line"`` / ``"3 lines"``."""
+    word = singular if count == 1 else (plural_form or singular + "s")
+    return f"{count} {word}"
+
+
+def omitted_marker(count: int, what: str = "line", where: str = "") -> str:
+    """Return the marker for ``count`` cut lines: ``... (12 lines omitted) ...``, ``... (3 lines of X omitted) ...``."""
+    qualifier = f" {where}" if where else ""
+    return f"... ({plural(count, what)}{qualifier} omitted) ..."
+
+
+def user_pattern(source: str) -> Any:
+    """Compile a user-supplied regex with the ``regex`` module (cached)."""
+    return compile_regex(source)
+
+
+def matches_any(patterns: list[Any], line: str) -> bool:
+    """Return whether any compiled user pattern matches ``line``; a timeout counts as no match."""
+    for pattern in patterns:
+        try:
+            if pattern.search(line, timeout=REGEX_TIMEOUT) is not None:
+                return True
+        except TimeoutError:
+            continue
+    return False
+
+
+def cut_block(lines: list[str], limit: int, is_signal: Callable[[str], bool], what: str = "line") -> list[str]:
+    """Return ``lines`` cut to about ``limit`` lines, preferring signal lines, with a marker per gap.
+
+    Signal lines are kept first (when there are more than ``limit``, the first
+    ones and the very last one); the budget left goes to the earliest other lines.
+    """
+    if len(lines) <= limit:
+        return lines
+    limit = max(limit, 2)
+    signals = [index for index, line in enumerate(lines) if is_signal(line)]
+    if len(signals) > limit - 1:
+        keep = set(signals[: limit - 2]) | {signals[-1]}
+    else:
+        keep = set(signals)
+        budget = limit - 1 - len(signals)
+        for index in range(len(lines)):
+            if budget <= 0:
+                break
+            if index not in keep:
+                keep.add(index)
+                budget -= 1
+    kept: list[str] = []
+    gap = 0
+    for index, line in enumerate(lines):
+        if index in keep:
+            if gap:
+                kept.append(omitted_marker(gap, what))
+                gap = 0
+            kept.append(line)
+        else:
+            gap += 1
+    if gap:
+        kept.append(omitted_marker(gap, what))
+    return kept
+
+
+def int_param(params: Mapping[str, Any], name: str, default: int) -> int:
+    """Return an integer parameter, ``default`` when it is missing or None."""
+    value = params.get(name)
+    return default if value is None else int(value)

@@ -1,0 +1,74 @@
+"""``git_status``: branch, ahead/behind and every path, without git's hint lines."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ._common import (
+    Confidence,
+    StrategyResult,
+    fallback,
+    guarded,
+    join_lines,
+    omitted_marker,
+    split_lines,
+)
+
+_HINT = re.compile(r'^\s*\(use "git .*\)$|^\s*\((?:fix conflicts|all conflicts fixed|commit or discard)[^)]*\)$')
+_SECTIONS = frozenset(
+    ("Changes to be committed:", "Changes not staged for commit:", "Untracked files:", "Unmerged paths:", "Ignored files:")
+)
+_SHORT_BRANCH = re.compile(r"^## \S")
+_SHORT_ENTRY = re.compile(r"^(?:[ MTADRCU?!][ MTADRCU?!]) \S")
+_LONG_MARKERS = ("On branch ", "HEAD detached ", "Not currently on any branch", "nothing to commit", "Your branch ")
+
+
+def _long_format(lines: list[str]) -> list[str]:
+    """Compact ``git status``: section headers with counts, one path per line, no hints."""
+    out: list[str] = []
+    header_at: int | None = None
+    section = ""
+    count = hints = 0
+
+    def close_section() -> None:
+        if header_at is not None:
+            out[header_at] = f"{section} ({count})"
+
+    for line in lines:
+        if line in _SECTIONS:
+            close_section()
+            section, count, header_at = line, 0, len(out)
+            out.append(line)
+            continue
+        if _HINT.match(line):
+            hints += 1
+            continue
+        if not line.strip():
+            continue
+        if line.startswith("\t") and header_at is not None:
+            count += 1
+            out.append("  " + line[1:])
+            continue
+        close_section()
+        header_at = None
+        out.append(line)
+    close_section()
+    if hints:
+        out.append(omitted_marker(hints, "hint line"))
+    return out
+
+
+def _git_status(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
+    lines, ends_with_newline = split_lines(text)
+    if any(line.startswith(_LONG_MARKERS) or line in _SECTIONS for line in lines):
+        return StrategyResult(join_lines(_long_format(lines), ends_with_newline), Confidence.FULL)
+    entries = [line for line in lines if line.strip()]
+    if entries and all(_SHORT_ENTRY.match(line) or _SHORT_BRANCH.match(line) for line in entries):
+        # The short format is already one line per path: nothing to cut.
+        return StrategyResult(text, Confidence.FULL)
+    return fallback(text)
+
+
+git_status = guarded(_git_status)

@@ -1,0 +1,299 @@
+"""``group_by_rule``: fold repeated lint warnings into one block per rule.
+
+Understands, without configuration, the formats of rustc / clippy, ruff (full
+and concise), eslint (stylish), mypy, flake8, pylint, go vet and gcc / clang.
+Every group keeps one full example and every location; errors are never
+grouped (each is kept verbatim), and the tools' summary lines are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..patterns import REGEX_TIMEOUT
+from ._common import (
+    Confidence,
+    StrategyResult,
+    fallback,
+    guarded,
+    join_lines,
+    omitted_marker,
+    split_lines,
+    user_pattern,
+)
+
+# rustc / clippy / ruff-full heads: the location follows on a "  --> path:line:col" line
+_RUST_HEAD = re.compile(r"^(?P<severity>warning|error)(?:\[(?P<rule>[\w:-]+)\])?: (?P<message>.+)$")
+_RUFF_HEAD = re.compile(r"^(?P<rule>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<message>.+)$")
+_ARROW = re.compile(r"^\s*--> (?P<location>\S+)")
+_RUST_RULE_NOTE = re.compile(r"#\[(?:warn|deny|forbid)\((?P<rule>[\w:]+)\)\]")
+_CLIPPY_URL = re.compile(r"rust-clippy/.*#(?P<lint>\w+)")
+
+# one-line heads: "path:line[:col]: [severity[code]: ]message"
+_LOCATED = re.compile(
+    r"^(?P<location>[^\s:][^:]*:\d+(?::\d+)?): (?:(?P<severity>fatal error|error|warning|note|remark|info)"
+    r"(?:\[(?P<code>[\w-]+)\])?: )?(?P<message>.*)$"
+)
+_GCC_FLAG = re.compile(r" \[(?P<rule>-W[\w=+-]+)\]$")
+_MYPY_CODE = re.compile(r"  \[(?P<rule>[\w-]+)\]$")
+_LINT_CODE = re.compile(r"^(?P<rule>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<message>.*)$")
+_PYLINT = re.compile(r"^(?P<code>[CRWEFI]\d{4}): (?P<message>.*) \((?P<rule>[\w-]+)\)$")
+
+# eslint stylish: a file name, then "  line:col  severity  message  rule"
+_ESLINT_FILE = re.compile(r"^(?:/|\.{1,2}/|[A-Za-z]:\\|\w)\S*\.(?:[cm]?[jt]sx?|vue|svelte|astro)$")
+_ESLINT_ITEM = re.compile(
+    r"^\s+(?P<line>\d+):(?P<col>\d+)\s+(?P<severity>error|warning)\s+(?P<message>.+?)(?:\s{2,}(?P<rule>[\w@/-]+))?$"
+)
+
+_SUMMARY = re.compile(
+    r"^(?:warning|error): .*generated \d+ warnings?|^error: could not compile|^(?:error|warning): aborting due to"
+    r"|^Found \d+ (?:errors?|problems?)|^\d+ (?:errors?|warnings?)(?: and \d+ (?:errors?|warnings?))? generated\."
+    r"|^✖ \d+ problems?|^Success: no issues|^Your code has been rated|^\[\*\] \d+ fixable|^All checks passed"
+    r"|^\d+ files? (?:would be )?(?:reformatted|left unchanged)|^No fixes available|^\d+\s+\S+\s+\[[ *]\] "
+)
+_NOISE = re.compile(
+    r"^\s*(?:Compiling|Checking|Finished|Blocking|Downloading|Downloaded|Updating|Locking|Fresh|Building) "
+    r"|^\*{5,} Module |^-{10,}$"
+)
+# gcc names the enclosing function before its diagnostics; the line travels with the next one
+_CONTEXT = re.compile(
+    r"^\S+: In (?:function|member function|constructor|destructor|instantiation of|static member function) .*:$"
+    r"|^In file included from |^\s+from \S+:\d+[:,]$"
+)
+
+
+@dataclass
+class Diagnostic:
+    """One diagnostic: its head, the lines that belong to it, and what it is grouped by."""
+
+    severity: str
+    message: str
+    rule: str | None
+    location: str | None
+    lines: list[str] = field(default_factory=list)
+    ends_at_blank: bool = False
+
+
+def _shape(message: str) -> str:
+    """Return the message with its quoted specifics blanked, to group rule-less repeats."""
+    return re.sub(r"`[^`]*`|'[^']*'|‘[^’]*’|\"[^\"]*\"|\d+", "_", message)
+
+
+def _rust_rule(diagnostic: Diagnostic) -> str | None:
+    for line in diagnostic.lines:
+        note = _RUST_RULE_NOTE.search(line)
+        if note:
+            return note["rule"]
+        url = _CLIPPY_URL.search(line)
+        if url:
+            return f"clippy::{url['lint']}"
+    return diagnostic.rule
+
+
+def _located(match: re.Match[str]) -> Diagnostic:
+    """Build a diagnostic from a ``path:line: ...`` head, finding the rule wherever the tool puts it."""
+    severity = match["severity"] or "warning"
+    message = match["message"]
+    rule: str | None = match["code"]
+    for pattern in (_GCC_FLAG, _MYPY_CODE):
+        found = pattern.search(message)
+        if found:
+            rule = found["rule"]
+            message = message[: found.start()]
+            break
+    else:
+        pylint = _PYLINT.match(message)
+        lint = _LINT_CODE.match(message)
+        if pylint:
+            rule, message = f"{pylint['code']} {pylint['rule']}", pylint["message"]
+        elif lint:
+            rule, message = lint["rule"], lint["message"]
+    return Diagnostic(severity, message, rule, match["location"], [match.group(0)])
+
+
+def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
+    """Split output into diagnostics and other lines (in order), summary lines, and a noise count."""
+    items: list[Diagnostic | str] = []
+    summaries: list[str] = []
+    noise = 0
+    current: Diagnostic | None = None
+    eslint_file: str | None = None
+    context: list[str] = []
+
+    def start(diagnostic: Diagnostic) -> Diagnostic:
+        if context:
+            diagnostic.lines[:0] = context
+            context.clear()
+        items.append(diagnostic)
+        return diagnostic
+
+    for index, line in enumerate(lines):
+        if current is not None and current.ends_at_blank:
+            if line.strip():
+                if _ARROW.match(line) and current.location is None:
+                    current.location = _ARROW.match(line)["location"]  # type: ignore[index]
+                current.lines.append(line)
+                continue
+            current = None
+            continue
+        if not line.strip():
+            current = None
+            eslint_file = None
+            continue
+        if _SUMMARY.match(line):
+            current = None
+            summaries.append(line)
+            continue
+        if _NOISE.match(line):
+            noise += 1
+            continue
+        if _CONTEXT.match(line):
+            current = None
+            context.append(line)
+            continue
+        rust = _RUST_HEAD.match(line)
+        if rust:
+            current = start(Diagnostic(rust["severity"], rust["message"], rust["rule"], None, [line], True))
+            continue
+        ruff = _RUFF_HEAD.match(line)
+        if ruff and index + 1 < len(lines) and _ARROW.match(lines[index + 1]):
+            current = start(Diagnostic("warning", ruff["message"], ruff["rule"], None, [line], True))
+            continue
+        located = _LOCATED.match(line)
+        if located:
+            if located["severity"] == "note" and current is not None:
+                current.lines.append(line)
+                continue
+            current = start(_located(located))
+            continue
+        if _ESLINT_FILE.match(line):
+            eslint_file = line.strip()
+            current = None
+            noise += 1
+            continue
+        eslint = _ESLINT_ITEM.match(line)
+        if eslint and eslint_file is not None:
+            location = f"{eslint_file}:{eslint['line']}:{eslint['col']}"
+            rule = eslint["rule"]
+            text = f"{location}: {eslint['severity']}: {eslint['message']}" + (f"  [{rule}]" if rule else "")
+            current = start(Diagnostic(eslint["severity"], eslint["message"], rule, location, [text]))
+            continue
+        if current is not None and (line[:1].isspace() or line[:1] == "|"):
+            current.lines.append(line)  # source excerpt, caret line or continuation of the message
+            continue
+        current = None
+        items.append(line)
+    items.extend(context)  # context with no diagnostic after it
+    return items, summaries, noise
+
+
+def _group_key(diagnostic: Diagnostic, rule_of_shape: dict[str, str]) -> str:
+    if diagnostic.rule:
+        return f"{diagnostic.severity}[{diagnostic.rule}]"
+    shape = _shape(diagnostic.message)
+    learnt = rule_of_shape.get(shape)
+    return f"{diagnostic.severity}[{learnt}]" if learnt else f"{diagnostic.severity}: {shape}"
+
+
+def _head(diagnostic: Diagnostic) -> str:
+    """Return the line that states the diagnostic (after any gcc context lines)."""
+    for line in diagnostic.lines:
+        if not _CONTEXT.match(line):
+            return line
+    return diagnostic.lines[0]
+
+
+def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
+    """Render the rest of a group: every location, and the message where it differs from the example."""
+    lines: list[str] = []
+    if first.ends_at_blank:
+        # block formats (rustc, clippy, ruff): "  --> location" per member, under its own head if it differs
+        for other in others:
+            if other.message != first.message:
+                lines.append(_head(other))
+            lines.append(f"  --> {other.location or '?'}")
+        return lines
+    same_message = [other.location or _head(other) for other in others if other.message == first.message]
+    if same_message:
+        lines.append(f"   also at: {', '.join(same_message)}")
+    lines.extend(_head(other) for other in others if other.message != first.message)
+    return lines
+
+
+def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> list[str]:
+    diagnostics = [item for item in items if isinstance(item, Diagnostic)]
+    for diagnostic in diagnostics:
+        if diagnostic.ends_at_blank and diagnostic.lines[0].startswith(("warning", "error")):
+            diagnostic.rule = _rust_rule(diagnostic)
+    # rustc prints the "#[warn(lint)]" note only once per lint: learn message shape -> lint.
+    rule_of_shape = {_shape(d.message): d.rule for d in diagnostics if d.rule}
+    out: list[str] = [item for item in items if isinstance(item, str)]
+    groups: dict[str, list[Diagnostic]] = {}
+    for diagnostic in diagnostics:
+        if diagnostic.severity in ("error", "fatal error"):
+            out.extend(diagnostic.lines)  # errors are never grouped
+            if diagnostic.ends_at_blank:
+                out.append("")
+            continue
+        groups.setdefault(_group_key(diagnostic, rule_of_shape), []).append(diagnostic)
+    for key, members in groups.items():
+        first = members[0]
+        if len(members) > 1 and first.ends_at_blank:
+            # one-line formats name the rule on every line already; blocks get a header
+            out.append(f"== {key} x{len(members)}: {first.message}")
+        out.extend(first.lines)
+        out.extend(_other_members(first, members[1:]))
+        if first.ends_at_blank or len(members) > 1:
+            out.append("")
+    if noise:
+        out.append(omitted_marker(noise, "line", "of progress and context"))
+    out.extend(summaries)
+    while out and not out[-1].strip():
+        out.pop()
+    return out
+
+
+def _user_grouping(lines: list[str], location_source: str | None, rule_source: str) -> list[str] | None:
+    """Group with the rule's own patterns: one example line per rule, then every other location."""
+    location_pattern = user_pattern(location_source) if location_source else None
+    rule_pattern = user_pattern(rule_source)
+    groups: dict[str, list[tuple[str, str]]] = {}
+    others: list[str] = []
+    for line in lines:
+        try:
+            rule = rule_pattern.search(line, timeout=REGEX_TIMEOUT)
+            located = location_pattern.search(line, timeout=REGEX_TIMEOUT) if location_pattern else None
+        except TimeoutError:
+            rule = located = None
+        if rule is None or (location_pattern is not None and located is None):
+            others.append(line)
+            continue
+        key = rule.group(1) if rule.re.groups else rule.group(0)
+        groups.setdefault(key, []).append((line, located.group(0) if located else line))
+    if not groups:
+        return None
+    out = list(others)
+    for members in groups.values():
+        out.append(members[0][0])
+        if len(members) > 1:
+            out.append(f"   also at: {', '.join(location for _, location in members[1:])}")
+    return out
+
+
+def _group_by_rule(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
+    lines, ends_with_newline = split_lines(text)
+    location_source, rule_source = params.get("location_pattern"), params.get("rule_pattern")
+    if rule_source:
+        grouped = _user_grouping(lines, location_source, rule_source)
+        if grouped is not None:
+            return StrategyResult(join_lines(grouped, ends_with_newline), Confidence.FULL)
+    items, summaries, noise = _parse(lines)
+    if not any(isinstance(item, Diagnostic) for item in items):
+        return fallback(text)
+    return StrategyResult(join_lines(_render(items, summaries, noise), ends_with_newline), Confidence.FULL)
+
+
+group_by_rule = guarded(_group_by_rule)

@@ -1,0 +1,98 @@
+"""``test_summary``: reduce a test run to its failures and its final summary.
+
+One parser per runner; the first whose detector recognises the output wins.
+Each parser keeps what it does not understand, so an unexpected line costs
+compression, never information.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .._common import (
+    Confidence,
+    StrategyResult,
+    fallback,
+    guarded,
+    int_param,
+    join_lines,
+    split_lines,
+)
+from ._shared import Report
+from .cargo import (
+    looks_like_cargo,
+    looks_like_cargo_build_failure,
+    looks_like_nextest,
+    summarise_cargo,
+    summarise_nextest,
+)
+from .gotest import looks_like_go, looks_like_go_json, summarise_go, summarise_go_json
+from .javascript import (
+    looks_like_jest,
+    looks_like_node_spec,
+    looks_like_node_tap,
+    summarise_jest,
+    summarise_node_spec,
+    summarise_node_tap,
+)
+from .pytest import looks_like_pytest, summarise_pytest
+from .unittest import looks_like_unittest, summarise_unittest
+
+Detector = Callable[[list[str]], bool]
+Summariser = Callable[[list[str], int, int], Report]
+
+#: (runner, detector, summariser), most specific detectors first
+PARSERS: tuple[tuple[str, Detector, Summariser], ...] = (
+    ("go-json", looks_like_go_json, summarise_go_json),
+    ("nextest", looks_like_nextest, summarise_nextest),
+    ("cargo", looks_like_cargo, summarise_cargo),
+    ("pytest", looks_like_pytest, summarise_pytest),
+    ("unittest", looks_like_unittest, summarise_unittest),
+    ("node-tap", looks_like_node_tap, summarise_node_tap),
+    ("node-spec", looks_like_node_spec, summarise_node_spec),
+    ("jest", looks_like_jest, summarise_jest),
+    ("go", looks_like_go, summarise_go),
+    ("cargo-build", looks_like_cargo_build_failure, summarise_cargo),
+)
+
+_ERROR_LINE = re.compile(r"error|fail|panic|exception|traceback", re.IGNORECASE)
+
+
+def detect_runner(lines: list[str]) -> tuple[str, Summariser] | None:
+    """Return the name and summariser of the test runner that produced ``lines``."""
+    for name, detector, summariser in PARSERS:
+        if detector(lines):
+            return name, summariser
+    return None
+
+
+def _test_summary(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
+    lines, ends_with_newline = split_lines(text)
+    runner = detect_runner(lines)
+    if runner is None:
+        return fallback(text)
+    _, summarise = runner
+    max_failures = max(int_param(params, "max_failures", 10), 1)
+    trace_limit = max(int_param(params, "truncate_stack_trace", 50), 1)
+    report = summarise(lines, max_failures, trace_limit)
+    kept = report.finish()
+    failed_run = exit_code not in (None, 0)
+    if failed_run and report.failures == 0:
+        # The run failed but no failing test was found: keep every error-looking line
+        # the parser dropped, and say the summary may be incomplete.
+        kept_set = set(kept)
+        rescued = [line for line in lines if _ERROR_LINE.search(line) and line not in kept_set]
+        kept += rescued
+        if not any(line.strip() for line in kept):
+            return fallback(text)
+        return StrategyResult(join_lines(kept, ends_with_newline), Confidence.PARTIAL)
+    if not any(line.strip() for line in kept):
+        return fallback(text)
+    confidence = Confidence.PARTIAL if report.unsure else Confidence.FULL
+    return StrategyResult(join_lines(kept, ends_with_newline), confidence)
+
+
+test_summary = guarded(_test_summary)
+test_summary.__test__ = False  # type: ignore[attr-defined]  # not a pytest test despite the name

@@ -1,0 +1,221 @@
+"""cargo test (libtest output, plain and ``-q``) and cargo nextest."""
+
+from __future__ import annotations
+
+import re
+
+from .._common import omitted_marker, plural
+from ._shared import FailureBudget, Placeholder, Report, cut_trace, resolve, tidy
+
+_TEST_LINE = re.compile(r"^test (?P<name>.+?) (?:- should panic )?\.\.\. (?P<result>ok|FAILED|ignored\b.*|bench:.*)$")
+_RUNNING_COUNT = re.compile(r"^running \d+ tests?$")
+_QUIET_PROGRESS = re.compile(r"^[.iF]+(?: \d+/\d+)?$")
+_RESULT = re.compile(
+    r"^test result: (?P<status>ok|FAILED)\. (?P<passed>\d+) passed; (?P<failed>\d+) failed; "
+    r"(?P<ignored>\d+) ignored; (?P<measured>\d+) measured; (?P<filtered>\d+) filtered out"
+)
+_DETAIL_HEADER = re.compile(r"^---- (?P<name>.+?) std(?:out|err) ----$")
+_BUILD_PROGRESS = re.compile(
+    r"^\s*(?:Compiling|Downloading|Downloaded|Updating|Fetching|Fresh|Locking|Adding|Checking|Blocking|"
+    r"Finished|Documenting|Building|Installing|Installed|Waiting|Locked) "
+)
+_TARGET_START = re.compile(r"^\s+(?:Running|Doc-tests) ")
+_DIAGNOSTIC_START = re.compile(r"^(?P<kind>error|warning)(?:\[\w+\])?: ")
+_TARGET_DIAGNOSTIC_END = re.compile(r"^(?:warning|error): .*(?:generated \d+ warnings?|could not compile|previous errors?)")
+# cargo's own closing lines look like diagnostics but are summaries
+_CARGO_EPILOGUE = re.compile(
+    r"^error: (?:test failed|\d+ targets? failed|could not compile)|^(?:warning|error): `[^`]+` \(.*\) generated"
+)
+# A libtest/Rust backtrace frame in the crate under test ("at ./src/lib.rs:27:38") or a panic message.
+_RUST_SIGNAL = re.compile(r"panicked at|assert|left:|right:|\bat \./|^\s*at src/|note: |expected|Error")
+
+# nextest
+_NEXTEST_STATUS = re.compile(r"^\s+(?P<status>PASS|FAIL|SKIP|SIGSEGV|SIGABRT|TIMEOUT|LEAK|FLAKY|TRY \d+ FAIL|TRY \d+ PASS) \[")
+_NEXTEST_SUMMARY = re.compile(r"^\s+Summary \[")
+_NEXTEST_START = re.compile(r"^\s+(?:Starting|Nextest run ID|Cancelling) ")
+
+
+def looks_like_cargo(lines: list[str]) -> bool:
+    """Return whether the output comes from libtest (cargo test)."""
+    return any(_RESULT.match(line) or _RUNNING_COUNT.match(line) or _TEST_LINE.match(line) for line in lines)
+
+
+def looks_like_nextest(lines: list[str]) -> bool:
+    """Return whether the output comes from cargo nextest."""
+    return any(_NEXTEST_SUMMARY.match(line) for line in lines) or sum(
+        1 for line in lines if _NEXTEST_STATUS.match(line)
+    ) >= 2
+
+
+def looks_like_cargo_build_failure(lines: list[str]) -> bool:
+    """Return whether cargo failed to build the tests (no test ran)."""
+    return any(line.startswith("error: could not compile `") for line in lines)
+
+
+def _targets_with_failures(lines: list[str]) -> set[int]:
+    """Return the indices of ``Running``/``Doc-tests`` lines whose target had a failure."""
+    failing: set[int] = set()
+    current: int | None = None
+    for index, line in enumerate(lines):
+        if _TARGET_START.match(line):
+            current = index
+        elif current is not None:
+            result = _RESULT.match(line)
+            test = _TEST_LINE.match(line)
+            if (result and result["status"] == "FAILED") or (test and test["result"] == "FAILED"):
+                failing.add(current)
+    return failing
+
+
+def _diagnostic_kind(line: str) -> str | None:
+    """Return ``"error"``/``"warning"`` when ``line`` starts a compiler diagnostic."""
+    if _CARGO_EPILOGUE.match(line):
+        return None
+    start = _DIAGNOSTIC_START.match(line)
+    return start["kind"] if start else None
+
+
+def _summed(results: list[re.Match[str]]) -> str:
+    """Return one ``test result`` line adding up every target's counts."""
+    total = {key: sum(int(m[key]) for m in results) for key in ("passed", "failed", "ignored", "measured", "filtered")}
+    status = "FAILED" if any(m["status"] == "FAILED" for m in results) else "ok"
+    return (
+        f"test result (summed over {len(results)} test targets): {status}. {total['passed']} passed; "
+        f"{total['failed']} failed; {total['ignored']} ignored; {total['measured']} measured; "
+        f"{total['filtered']} filtered out"
+    )
+
+
+def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Report:
+    """Keep failing tests with their panics, compile errors and every ``test result`` line."""
+    report = Report()
+    out: list[str | Placeholder] = []
+    budget = FailureBudget(max_failures)
+    hidden_marker = Placeholder()
+    warning_marker = Placeholder()
+    warning_lines = 0
+    failing_targets = _targets_with_failures(lines)
+    results: list[re.Match[str]] = []
+
+    detail_name: str | None = None
+    detail: list[str] = []
+    detail_header = ""
+    diagnostic: str | None = None  # "error" or "warning" while inside a compiler diagnostic
+
+    def flush_detail() -> None:
+        nonlocal detail_name, detail
+        if detail_name is None:
+            return
+        body = detail
+        while body and not body[-1].strip():
+            body = body[:-1]
+        if budget.admit(detail_name):
+            out.append(detail_header)
+            out.extend(cut_trace(body, trace_limit, lambda line: bool(_RUST_SIGNAL.search(line))))
+            out.append("")
+        else:
+            budget.hidden_lines += len(body) + 1
+            if hidden_marker not in out:
+                out.append(hidden_marker)
+        detail_name, detail = None, []
+
+    for index, line in enumerate(lines):
+        if detail_name is not None:
+            if _DETAIL_HEADER.match(line) or line == "failures:" or _RESULT.match(line):
+                flush_detail()
+            else:
+                detail.append(line)
+                continue
+        if diagnostic is not None:
+            if not line.strip():
+                diagnostic = None
+            elif diagnostic == "error" or _TARGET_DIAGNOSTIC_END.match(line) or line.lstrip().startswith("-->"):
+                out.append(line)
+                continue
+            else:
+                warning_lines += 1
+                continue
+        header = _DETAIL_HEADER.match(line)
+        if header:
+            detail_name, detail_header, detail = header["name"], line, []
+            continue
+        test = _TEST_LINE.match(line)
+        if test:
+            result = test["result"]
+            if result == "ok":
+                report.omit_passed()
+            else:
+                if result == "FAILED":
+                    report.failures += 1
+                out.append(line)
+            continue
+        if _QUIET_PROGRESS.match(line):
+            progress = line.split(" ", 1)[0]
+            report.omit_passed(progress.count("."))
+            report.omit_skipped(progress.count("i"))
+            if "F" in progress:
+                out.append(line)
+            continue
+        if _RUNNING_COUNT.match(line) or _BUILD_PROGRESS.match(line):
+            continue
+        if _TARGET_START.match(line):
+            if index in failing_targets:
+                out.append(line)
+            continue
+        result_match = _RESULT.match(line)
+        if result_match:
+            results.append(result_match)
+            out.append(line)
+            continue
+        kind = _diagnostic_kind(line)
+        if kind is not None:
+            diagnostic = kind
+            if kind == "error":
+                report.failures += 1
+            elif warning_marker not in out:
+                out.append(warning_marker)
+            out.append(line)
+            continue
+        out.append(line)
+    flush_detail()
+
+    hidden_marker.text = budget.marker()
+    if warning_lines:
+        warning_marker.text = omitted_marker(warning_lines, "line", "of compiler warning detail")
+    if len(results) > 1:
+        out.append(_summed(results))
+    report.lines = tidy(resolve(out))
+    if not results and report.failures == 0:
+        report.unsure = True
+    return report
+
+
+def summarise_nextest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
+    """Keep nextest's failing tests, their output sections and the summary."""
+    report = Report()
+    out: list[str] = []
+    for line in lines:
+        status = _NEXTEST_STATUS.match(line)
+        if status:
+            if status["status"] in ("PASS", "FLAKY") or status["status"].startswith("TRY") and "PASS" in status["status"]:
+                report.omit_passed()
+                continue
+            if status["status"] == "SKIP":
+                report.omit_skipped()
+                continue
+            report.failures += 1
+        elif _BUILD_PROGRESS.match(line) or _NEXTEST_START.match(line):
+            continue
+        out.append(line)
+    report.lines = tidy(cut_trace(out, trace_limit * max(max_failures, 1) + 20))
+    return report
+
+
+__all__ = [
+    "looks_like_cargo",
+    "looks_like_cargo_build_failure",
+    "looks_like_nextest",
+    "plural",
+    "summarise_cargo",
+    "summarise_nextest",
+]

@@ -1,0 +1,160 @@
+"""go test: plain, ``-v`` (with subtests and parallel tests), panics, and ``-json``."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from .._common import cut_block, omitted_marker
+from ._shared import FailureBudget, Report, tidy
+
+_RUN = re.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
+_RESULT = re.compile(r"^(?P<indent>\s*)--- (?P<status>PASS|FAIL|SKIP): (?P<name>\S+) \([\d.]+s\)$")
+_PACKAGE_OK = re.compile(r"^ok\s+\S+\s")
+_PACKAGE_FAIL = re.compile(r"^FAIL\s+\S+")
+_NO_TEST_FILES = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
+_PANIC = re.compile(r"^\s*panic: |^fatal error: ")
+_GOROUTINE = re.compile(r"^goroutine \d+ \[")
+# Frames in the Go distribution (runtime, testing) say little about the bug.
+_STDLIB_FRAME = re.compile(r"^\s+(?:/usr/(?:local/)?(?:lib/)?go[-\d.]*/src/|\S*/go/src/(?:runtime|testing)/)")
+
+
+def looks_like_go(lines: list[str]) -> bool:
+    """Return whether the output comes from ``go test`` (not ``-json``)."""
+    return any(
+        _RESULT.match(line) or _PACKAGE_OK.match(line) or _NO_TEST_FILES.match(line) or _RUN.match(line)
+        or (_PACKAGE_FAIL.match(line) and "\t" in line)
+        for line in lines
+    )
+
+
+def looks_like_go_json(lines: list[str]) -> bool:
+    """Return whether the output is a ``go test -json`` event stream."""
+    events = [line for line in lines if line.startswith("{")]
+    return bool(events) and all('"Action":' in line for line in events[:5])
+
+
+def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Report:
+    """Keep failing tests with their log lines, panics (trace cut) and the package lines."""
+    report = Report()
+    # Tests whose log lines are kept: the failing and the skipped ones (a skip's log says why).
+    failing = {m["name"] for line in lines if (m := _RESULT.match(line)) and m["status"] in ("FAIL", "SKIP")}
+    budget = FailureBudget(max_failures)
+    out: list[str] = []
+    current_test: str | None = None  # the test whose -v log lines follow
+    in_trace = False
+    trace: list[str] = []
+    no_test_files = 0
+
+    def flush_trace() -> None:
+        nonlocal trace
+        if trace:
+            out.extend(cut_block(trace, trace_limit, lambda line: not _STDLIB_FRAME.match(line) and bool(line.strip())))
+            trace = []
+
+    for line in lines:
+        if in_trace:
+            if _PACKAGE_FAIL.match(line) or _PACKAGE_OK.match(line) or _RESULT.match(line) or _RUN.match(line):
+                in_trace = False
+                flush_trace()
+            else:
+                trace.append(line)
+                continue
+        run = _RUN.match(line)
+        if run:
+            current_test = run["name"]
+            continue
+        result = _RESULT.match(line)
+        if result:
+            name = result["name"]
+            current_test = name if not result["indent"] else current_test
+            if result["status"] == "PASS":
+                report.omit_passed()
+                continue
+            if result["status"] == "SKIP":
+                out.append(line)  # skips are rare and say why something was not tested
+                continue
+            report.failures += 1
+            top_level = name.split("/", 1)[0]
+            shown = top_level not in budget.hidden if "/" in name else budget.admit(top_level)
+            if not shown:
+                budget.hidden_lines += 1
+                continue
+            out.append(line)
+            continue
+        if _NO_TEST_FILES.match(line):
+            no_test_files += 1
+            continue
+        if line == "PASS":
+            continue
+        if _PANIC.match(line) or _GOROUTINE.match(line):
+            if _GOROUTINE.match(line):
+                in_trace = True
+            out.append(line)
+            continue
+        if line.startswith(" ") and current_test is not None and current_test not in failing:
+            # -v log line of a passing or skipped test
+            report.other_omitted += 1
+            continue
+        if line.startswith(" ") and current_test is not None and current_test.split("/", 1)[0] in budget.hidden:
+            budget.hidden_lines += 1
+            continue
+        if _PACKAGE_OK.match(line) or _PACKAGE_FAIL.match(line):
+            current_test = None
+        out.append(line)
+    flush_trace()
+    hidden = budget.marker()
+    if hidden:
+        out.insert(len(out) - 1, hidden)
+    if report.other_omitted:
+        out.insert(0, omitted_marker(report.other_omitted, "log line", "of passing tests"))
+    if no_test_files:
+        out.append(omitted_marker(no_test_files, "package line", "with no test files"))
+    report.lines = tidy(out)
+    return report
+
+
+def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> Report:
+    """Keep the events of failing tests and of packages; drop runs and passes of the others."""
+    report = Report()
+    events: list[dict[str, object] | None] = []
+    failing: set[tuple[object, object]] = set()
+    for line in lines:
+        try:
+            event = json.loads(line) if line.startswith("{") else None
+        except ValueError:
+            event = None
+        events.append(event if isinstance(event, dict) else None)
+        if isinstance(event, dict) and event.get("Action") == "fail":
+            failing.add((event.get("Package"), event.get("Test")))
+    out: list[str] = []
+    for line, event in zip(lines, events):
+        if event is None:
+            out.append(line)
+            continue
+        action, test = event.get("Action"), event.get("Test")
+        if test is None:
+            if action in ("output", "pass", "fail", "skip") or action is None:
+                out.append(line)
+            else:
+                report.other_omitted += 1
+            continue
+        if (event.get("Package"), test) in failing:
+            output = str(event.get("Output", ""))
+            if action in ("run", "pause", "cont", "start") or output.startswith(("=== RUN", "=== PAUSE", "=== CONT")):
+                report.other_omitted += 1
+                continue
+            if action == "fail":
+                report.failures += 1
+            out.append(line)
+            continue
+        if action == "pass":
+            report.omit_passed()
+        elif action == "skip":
+            report.omit_skipped()
+        else:
+            report.other_omitted += 1
+    if report.other_omitted:
+        out.append(omitted_marker(report.other_omitted, "event", "of passing tests and test starts"))
+    report.lines = out
+    return report

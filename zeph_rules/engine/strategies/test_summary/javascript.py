@@ -1,0 +1,195 @@
+"""JavaScript runners: jest, vitest, and node's built-in runner (spec and TAP reporters)."""
+
+from __future__ import annotations
+
+import re
+
+from .._common import omitted_marker
+from ._shared import FailureBudget, Report, cut_trace, tidy
+
+# --- jest / vitest ------------------------------------------------------------
+_JEST_SUMMARY = re.compile(r"^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration):?\s")
+_PASSING_CASE = re.compile(r"^\s+[✓√✔]\s(?!\S+\.(?:test|spec)\.[cm]?[jt]sx? \(\d+ tests?)")
+_SKIPPED_CASE = re.compile(r"^\s+(?:[↓○]|skipped)\s")
+_PASSING_FILE = re.compile(r"^\s*PASS\s+\S")
+_FAILURE_BLOCK = re.compile(r"^\s*(?:●\s+(?!Console)|FAIL\s+\S.*\s>\s)(?P<name>.+)$")
+_CODE_FRAME = re.compile(r"^\s*(?:>\s*)?\d+\s*\|")
+_CODE_FRAME_CARET = re.compile(r"^\s+\|\s+[\^~]+\s*$")
+_VITEST_BANNER = re.compile(r"^\s*RUN\s+v\d")
+_VITEST_RULE = re.compile(r"^⎯+(?:\[\d+/\d+\])?⎯*$")
+
+# --- node --test ----------------------------------------------------------------
+_TAP_RESULT = re.compile(r"^(?P<indent>\s*)(?P<status>ok|not ok) \d+ - (?P<name>.*?)(?P<directive> # (?:TODO|SKIP)\b.*)?$")
+_TAP_SUBTEST = re.compile(r"^\s*# Subtest: ")
+_TAP_PLAN = re.compile(r"^\s*1\.\.\d+$")
+_TAP_VERSION = re.compile(r"^TAP version \d+$")
+_TAP_TOTALS = re.compile(r"^# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ")
+_SPEC_PASS = re.compile(r"^\s*✔ ")
+_SPEC_FAIL = re.compile(r"^\s*✖ (?!failing tests:)")
+_SPEC_SKIP = re.compile(r"^\s*﹣ ")
+_SPEC_TOTALS = re.compile(r"^ℹ (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ")
+# Stack frames inside node itself: "at Test.run (node:internal/...)", "new Promise (<anonymous>)"
+_NODE_INTERNAL_FRAME = re.compile(r"^\s*(?:at\s+)?(?:async\s+)?(?:\S.*\()?(?:node:|<anonymous>\))|^\s*(?:at\s+)?node:")
+
+
+def looks_like_jest(lines: list[str]) -> bool:
+    """Return whether the output comes from jest or vitest."""
+    return any(line.lstrip().startswith(("Tests:", "Test Files ")) for line in lines) or any(
+        _VITEST_BANNER.match(line) for line in lines
+    )
+
+
+def looks_like_node_tap(lines: list[str]) -> bool:
+    """Return whether the output is TAP from ``node --test``."""
+    return any(_TAP_VERSION.match(line) for line in lines) and any(_TAP_RESULT.match(line) for line in lines)
+
+
+def looks_like_node_spec(lines: list[str]) -> bool:
+    """Return whether the output is node's spec reporter."""
+    return any(_SPEC_TOTALS.match(line) for line in lines)
+
+
+def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
+    """Keep failing files, cases and failure blocks (code frames cut) and the summary block."""
+    report = Report()
+    budget = FailureBudget(max_failures)
+    out: list[str] = []
+    frame_lines = 0
+    hiding = False
+    block_lines = 0
+    for line in lines:
+        block = _FAILURE_BLOCK.match(line)
+        if block:
+            report.failures += 1
+            hiding = not budget.admit(block["name"].strip())
+        if hiding and not _JEST_SUMMARY.match(line) and not _VITEST_RULE.match(line):
+            budget.hidden_lines += 1
+            continue
+        if _JEST_SUMMARY.match(line):
+            hiding = False
+        if _PASSING_CASE.match(line) or _PASSING_FILE.match(line):
+            report.omit_passed()
+            continue
+        if _SKIPPED_CASE.match(line):
+            report.omit_skipped()
+            continue
+        if _CODE_FRAME.match(line) or _CODE_FRAME_CARET.match(line):
+            frame_lines += 1
+            continue
+        if block_lines > trace_limit and line.lstrip().startswith("at "):
+            frame_lines += 1
+            continue
+        block_lines = 0 if block else block_lines + 1
+        out.append(line)
+    marker = budget.marker()
+    tail = [omitted_marker(frame_lines, "line", "of code frames and stack")] if frame_lines else []
+    summary_at = next((i for i, line in enumerate(out) if _JEST_SUMMARY.match(line)), len(out))
+    out[summary_at:summary_at] = ([marker] if marker else []) + tail
+    report.lines = tidy(out)
+    return report
+
+
+def _cut_node_frames(lines: list[str]) -> tuple[list[str], int]:
+    """Drop stack frames inside node itself; return the kept lines and the count dropped."""
+    kept = [line for line in lines if not _NODE_INTERNAL_FRAME.match(line)]
+    return kept, len(lines) - len(kept)
+
+
+def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) -> Report:
+    """Keep ``not ok`` results with their YAML diagnostics (node-internal frames cut) and the totals."""
+    report = Report()
+    budget = FailureBudget(max_failures)
+    out: list[str] = []
+    dropped_frames = 0
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        result = _TAP_RESULT.match(line)
+        if result:
+            # The YAML block: "  ---" ... "  ..." indented like the result plus two spaces.
+            block_end = i + 1
+            if block_end < len(lines) and lines[block_end].strip() == "---":
+                closing = lines[block_end][: len(lines[block_end]) - len(lines[block_end].lstrip())] + "..."
+                while block_end < len(lines) and lines[block_end] != closing:
+                    block_end += 1
+                block_end += 1
+            block = lines[i + 1 : block_end]
+            if result["status"] == "ok":
+                if result["directive"]:
+                    report.omit_skipped()
+                else:
+                    report.omit_passed()
+            else:
+                report.failures += 1
+                if budget.admit(result["name"]):
+                    out.append(line)
+                    kept, _ = _cut_node_frames([entry for entry in block if "duration_ms:" not in entry])
+                    dropped_frames += len(block) - len(kept)
+                    out.extend(cut_trace(kept, trace_limit))
+                else:
+                    budget.hidden_lines += len(block) + 1
+            i = max(block_end, i + 1)
+            continue
+        if _TAP_SUBTEST.match(line) or _TAP_PLAN.match(line):
+            i += 1
+            continue
+        out.append(line)
+        i += 1
+    marker = budget.marker()
+    totals_at = next((k for k, line in enumerate(out) if _TAP_TOTALS.match(line)), len(out))
+    extra = ([marker] if marker else []) + (
+        [omitted_marker(dropped_frames, "line", "of timings and node-internal stack frames")] if dropped_frames else []
+    )
+    out[totals_at:totals_at] = extra
+    report.lines = tidy(out)
+    return report
+
+
+def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -> Report:
+    """Keep ``✖`` tests with their errors (node-internal frames cut), the totals and failure locations."""
+    report = Report()
+    budget = FailureBudget(max_failures)
+    out: list[str] = []
+    dropped = 0
+    repeated = 0
+    in_recap = False  # node prints every failure a second time after "✖ failing tests:"
+    showing = True
+    for line in lines:
+        stripped = line.strip()
+        if stripped == "✖ failing tests:":
+            in_recap = True
+            out.append(line)
+            continue
+        if in_recap:
+            if stripped.startswith("test at ") or _SPEC_FAIL.match(line):
+                out.append(line)
+            elif stripped:
+                repeated += 1
+            continue
+        if _SPEC_PASS.match(line):
+            report.omit_passed()
+            continue
+        if _SPEC_SKIP.match(line):
+            report.omit_skipped()
+            continue
+        if _SPEC_FAIL.match(line):
+            report.failures += 1
+            showing = budget.admit(stripped)
+            out.append(line)
+            continue
+        if not showing and line.startswith(" "):
+            budget.hidden_lines += 1
+            continue
+        if _NODE_INTERNAL_FRAME.match(line):
+            dropped += 1
+            continue
+        out.append(line)
+    marker = budget.marker()
+    if marker:
+        out.append(marker)
+    if dropped:
+        out.append(omitted_marker(dropped, "line", "of node-internal stack frames"))
+    if repeated:
+        out.append(omitted_marker(repeated, "line", "repeating the failures above"))
+    report.lines = tidy(out)
+    return report
