@@ -28,6 +28,7 @@ from .ir import (
     And,
     Compare,
     Expr,
+    Not,
     Or,
     Regex,
     Rule,
@@ -387,6 +388,16 @@ def _tools(ctx: _Context, tools: dict[str, Any]) -> None:
         if file_settings is not None:
             ctx.settings["file.deny_read"] = list(file_settings.deny_read)
             ctx.settings["file.allow_read"] = list(file_settings.allow_read)
+            for key in ("deny_read", "allow_read"):  # each glob with its position, for decisions
+                ctx.settings[f"file.{key}.sources"] = [
+                    (glob, str(ctx.src.span_of(("tools", "file", key, i)))) for i, glob in enumerate(getattr(file_settings, key))
+                ]
+    if "blocklist" in tools:
+        _blocklist(ctx, tools["blocklist"])
+    if "constraints" in tools:
+        _constraints(ctx, tools["constraints"])
+    if "blocked_sequences" in tools:
+        _blocked_sequences(ctx, tools["blocked_sequences"])
     if "filters" in tools:
         filters = _validate(ctx, models.FilterSettings, tools["filters"], ("tools", "filters"))
         if filters is not None:
@@ -410,6 +421,8 @@ def _permission_rule(ctx: _Context, tool: str, pattern: str, action: str, span: 
 
 
 def _legacy_shell(ctx: _Context, shell: models.ShellSettings) -> None:
+    if shell.allow_network is not None:
+        ctx.settings["blocklist.allow_network"] = shell.allow_network
     for key, action in (("blocked_commands", "deny"), ("confirm_patterns", "ask"), ("allowed_commands", "allow")):
         for index, text in enumerate(getattr(shell, key)):
             path = ("tools", "shell", key, index)
@@ -469,6 +482,107 @@ def _policy(ctx: _Context, section: Any, name: str, kind: str) -> None:
                  effect=rule.effect, span=span, payload=(("reason", rule.reason),) if rule.reason else (),
                  enabled=settings.enabled, source_text=rule.when or "")
         )
+
+
+# ------------------------------------------------------------ [tools.blocklist], constraints, sequences
+
+#: Rule groups of the policy engine beyond permissions, policy and authorization.
+BLOCKLIST = "blocklist"
+CONSTRAINT = "constraint"
+SEQUENCE = "sequence"
+#: Checks that look at redirections, pipelines or whole scripts, not at one program.
+_ANY_PROGRAM_CHECKS = frozenset({"device_write", "download_exec", "fork_bomb", "reverse_shell"})
+
+
+def _blocklist(ctx: _Context, section: Any) -> None:
+    base: PathKey = ("tools", "blocklist")
+    settings = _validate(ctx, models.BlocklistSettings, section, base)
+    if settings is None:
+        return
+    if settings.allow_network is not None:
+        ctx.settings["blocklist.allow_network"] = settings.allow_network
+    ctx.settings["blocklist.disable"] = list(settings.disable)
+    for key in ("shells", "interpreters", "downloaders", "decoders", "network_programs"):
+        if getattr(settings, key):
+            ctx.settings[f"blocklist.{key}"] = list(getattr(settings, key))
+    if settings.wrappers:
+        ctx.settings["blocklist.wrappers"] = [(name, spec.model_dump()) for name, spec in settings.wrappers.items()]
+    for index, entry in enumerate(settings.rules):
+        path = base + ("rules", index)
+        name = entry.get("id") if isinstance(entry, dict) else None
+        model = _validate(ctx, models.BlocklistEntry, entry, path, rule=name if isinstance(name, str) else None)
+        if model is None:
+            continue
+        span = ctx.src.span_of(path)
+        condition: Expr
+        if model.check == "pattern":
+            condition = Compare("command", "~i", model.pattern, span)
+        elif model.check == "regex":
+            condition = Compare("command", "=~", Regex(model.regex or ""), span)
+        elif model.check in _ANY_PROGRAM_CHECKS and not model.programs:
+            condition = TRUE
+        else:
+            tests: list[Expr] = []
+            if model.programs:
+                tests.append(Compare("command.program", "in", tuple(model.programs), span))
+            tests.extend(Compare("command.program", "^=", prefix, span) for prefix in model.program_prefixes)
+            condition = tests[0] if len(tests) == 1 else Or(tuple(tests))
+        payload = (
+            ("check", model.check), ("family", model.family), ("programs", tuple(model.programs)),
+            ("program_prefixes", tuple(model.program_prefixes)), ("reason", model.reason or ""),
+            ("subcommands", tuple(model.subcommands)), ("targets", tuple(model.targets)),
+        )
+        ctx.rules.append(Rule(id=model.id, kind=BLOCKLIST, group=BLOCKLIST, order=ctx.next_order(), condition=condition,
+                              effect=model.effect, span=span, payload=payload, source_text=model.pattern or model.regex or ""))
+
+
+def _constraints(ctx: _Context, section: Any) -> None:
+    base: PathKey = ("tools", "constraints")
+    model = _validate(ctx, models.Constraints, section, base)
+    if model is None:
+        return
+
+    def add(rule_id: str, path: PathKey, condition: Expr, payload: tuple) -> None:
+        span = ctx.src.span_of(path)
+        ctx.rules.append(Rule(id=rule_id, kind=CONSTRAINT, group=CONSTRAINT, order=ctx.next_order(),
+                              condition=_attach_spans(condition, span), effect="deny", span=span, payload=payload))
+
+    for index, tool in enumerate(model.denied_tools):
+        add(f"constraints.denied_tools[{index}]", base + ("denied_tools", index), Compare("tool", "~i", tool),
+            (("check", "denied_tool"),))
+    if model.allowed_tools is not None:
+        allowed = [Compare("tool", "~i", tool) for tool in model.allowed_tools]
+        condition: Expr = TRUE if not allowed else Not(allowed[0] if len(allowed) == 1 else Or(tuple(allowed)))
+        add("constraints.allowed_tools", base + ("allowed_tools",), condition, (("check", "allowed_tools"),))
+    for tool, spec in model.tools.items():
+        for index, pattern in enumerate(spec.deny_patterns):
+            add(f"constraints.tools.{tool}.deny_patterns[{index}]", base + ("tools", tool, "deny_patterns", index),
+                And((Compare("tool", "~i", tool), Compare("input", "~i", pattern))), (("check", "deny_pattern"), ("pattern", pattern)))
+        if spec.allowed_paths:
+            add(f"constraints.tools.{tool}.allowed_paths", base + ("tools", tool, "allowed_paths"), Compare("tool", "~i", tool),
+                (("check", "allowed_paths"), ("globs", tuple(spec.allowed_paths))))
+    if model.max_tool_calls_per_session is not None:
+        ctx.settings["constraints.max_tool_calls_per_session"] = model.max_tool_calls_per_session
+        ctx.settings["constraints.max_tool_calls_per_session.source"] = str(ctx.src.span_of(base + ("max_tool_calls_per_session",)))
+
+
+def _blocked_sequences(ctx: _Context, entries: Any) -> None:
+    base: PathKey = ("tools", "blocked_sequences")
+    if not isinstance(entries, list):
+        ctx.error(base, "ZR021", "`tools.blocked_sequences` must be an array of tables (`[[tools.blocked_sequences]]`)")
+        return
+    for index, entry in enumerate(entries):
+        path = base + (index,)
+        model = _validate(ctx, models.BlockedSequence, entry, path)
+        if model is None:
+            continue
+        span = ctx.src.span_of(path)
+        last = model.steps[-1]
+        condition = And((Compare("tool", "~i", last.tool, span), Compare("input", "~i", last.pattern, span)))
+        steps = tuple((step.tool, step.pattern) for step in model.steps)
+        ctx.rules.append(Rule(id=model.id or f"blocked_sequences[{index}]", kind=SEQUENCE, group=SEQUENCE, order=ctx.next_order(),
+                              condition=condition, effect=model.effect, span=span,
+                              payload=(("reason", model.reason or ""), ("steps", steps))))
 
 
 # ------------------------------------------------------------ [[tests]]

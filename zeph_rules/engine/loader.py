@@ -16,7 +16,7 @@ from .graph import MatcherGraph
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "builtin_rules"
 #: Built-in rule files, loaded through the same path as user files.
-BUILTIN_FILES = ("filters.toml",)
+BUILTIN_FILES = ("filters.toml", "blocklist.toml")
 
 
 def builtin_paths() -> list[Path]:

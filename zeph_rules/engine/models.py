@@ -160,6 +160,85 @@ class ShellSettings(Strict):
     blocked_commands: list[str] = []
     confirm_patterns: list[str] = []
     allowed_commands: list[str] = []
+    allow_network: bool | None = None  # legacy spelling of `tools.blocklist.allow_network`
+
+
+class WrapperSpec(Strict):
+    """How to find the real command behind a wrapper program (``timeout 5 CMD``)."""
+
+    value_options: list[str] = []  # options that consume the next word (``-n 5``)
+    positionals: int = 0  # words to skip before the command (``timeout DURATION``)
+    script_options: list[str] = []  # options whose value is a shell script (``env -S``)
+    no_exec_options: list[str] = []  # options that make it not run anything (``command -v``)
+    joins_script: bool = False  # the rest is joined into one script (``watch``)
+    reads_stdin_args: bool = False  # arguments come from stdin (``xargs``)
+    applet: bool = False  # the next word names the program (``busybox rm``)
+
+
+BlocklistCheck = Literal[
+    "program", "subcommand", "recursive_delete", "recursive_mode", "device_write", "find_delete",
+    "download_exec", "fork_bomb", "reverse_shell", "pattern", "regex",
+]
+
+
+class BlocklistEntry(Strict):
+    id: str = Field(min_length=1, max_length=200)
+    family: str = "custom"
+    check: BlocklistCheck = "pattern"
+    programs: list[str] = []
+    program_prefixes: list[str] = []  # ``mkfs.`` matches ``mkfs.ext4``
+    subcommands: list[str] = []
+    targets: list[str] = []
+    pattern: Annotated[Union[str, None], AfterValidator(lambda v: v if v is None else check_glob(v))] = None
+    regex: OptionalRegex = None
+    effect: Literal["deny", "ask"] = "deny"
+    reason: str | None = None
+
+    @model_validator(mode="after")
+    def _needs_what_it_checks(self) -> "BlocklistEntry":
+        if self.check == "pattern" and self.pattern is None:
+            raise ValueError("a `pattern` check needs `pattern` (a glob over the normalised command)")
+        if self.check == "regex" and self.regex is None:
+            raise ValueError("a `regex` check needs `regex`")
+        if self.check in ("program", "subcommand", "recursive_delete", "recursive_mode") and not (self.programs or self.program_prefixes):
+            raise ValueError(f"a `{self.check}` check needs `programs`")
+        return self
+
+
+class BlocklistSettings(Strict):
+    allow_network: bool | None = None
+    disable: list[str] = []  # ids of built-in entries to remove, one by one
+    wrappers: dict[str, WrapperSpec] = {}
+    shells: list[str] = []
+    interpreters: list[str] = []
+    downloaders: list[str] = []
+    decoders: list[str] = []
+    network_programs: list[str] = []
+    rules: list[Any] = []  # validated one by one
+
+
+class ToolConstraint(Strict):
+    deny_patterns: list[Annotated[str, AfterValidator(check_glob)]] = []
+    allowed_paths: list[Annotated[str, AfterValidator(check_glob)]] = []
+
+
+class Constraints(Strict):
+    denied_tools: list[str] = []
+    allowed_tools: list[str] | None = None
+    max_tool_calls_per_session: int | None = Field(None, ge=0)
+    tools: dict[str, ToolConstraint] = {}
+
+
+class SequenceStep(Strict):
+    tool: str = Field(min_length=1)
+    pattern: Annotated[str, AfterValidator(check_glob)] = "*"
+
+
+class BlockedSequence(Strict):
+    id: str | None = None
+    steps: list[SequenceStep] = Field(min_length=2)
+    effect: Literal["deny", "ask"] = "deny"
+    reason: str | None = None
 
 
 class FileSettings(Strict):
@@ -189,9 +268,28 @@ class Authorization(Strict):
     rules: list[Any] = []
 
 
+def _check_keyword(value: str) -> str:
+    if len(value.encode("utf-8")) < 2:
+        raise ValueError("keywords must be at least two bytes long")
+    return value.lower()
+
+
+class ExtraPattern(Strict):
+    """A user's credential pattern, validated like the built-ins."""
+
+    id: str = Field(min_length=1, max_length=100)
+    category: Literal["cloud", "platform", "private_key", "token", "password", "generic"] = "generic"
+    description: str = ""
+    regex: RegexStr
+    secret_group: int = Field(0, ge=0)
+    keywords: list[Annotated[str, AfterValidator(_check_keyword)]] = Field(min_length=1)
+    entropy: float | None = Field(None, ge=0.0, le=8.0)
+    allowlist: list[RegexStr] = []
+
+
 class SecuritySettings(Strict):
     enabled: bool = True
-    extra_patterns: list[dict[str, Any]] = []
+    extra_patterns: list[ExtraPattern] = []
     disabled_patterns: list[str] = []
     redact: bool = False
 
@@ -254,4 +352,5 @@ class InlineTest(Strict):
 
 #: Known top-level sections and the sub-sections of `[tools]`, for did-you-mean.
 TOP_LEVEL_KEYS = ("rules", "tools", "tests", "settings")
-TOOLS_KEYS = ("permissions", "shell", "file", "policy", "authorization", "filters", "dependencies")
+TOOLS_KEYS = ("permissions", "shell", "file", "policy", "authorization", "filters", "dependencies",
+              "blocklist", "constraints", "blocked_sequences")
