@@ -13,19 +13,33 @@ from .options import FORMAT, NO_BUILTIN
 @click.argument("files", nargs=-1, type=click.Path(dir_okay=False))
 @FORMAT
 @click.option("--strict", is_flag=True, help="Exit 1 on warnings too.")
+@click.option("--fix", is_flag=True, help="Apply safe fixes in place (did-you-mean renames, legacy sections), then check.")
 @NO_BUILTIN
-def check(files: Sequence[str], fmt: str, strict: bool, no_builtin: bool) -> None:
+def check(files: Sequence[str], fmt: str, strict: bool, fix: bool, no_builtin: bool) -> None:
     """Validate and lint rule files (the built-in rules when no FILE is given)."""
-    from ..engine.loader import load_ruleset
+    from ..engine.lint import check_files
     from .render import diagnostics_text, summary_line, to_json
 
-    ruleset = load_ruleset(files, builtin=not files and not no_builtin)
-    diagnostics = sorted(ruleset.diagnostics, key=lambda d: (d.file, d.line, d.col, d.code))
+    if fix and not files:
+        raise click.UsageError("--fix needs the rule files to fix")
+    fixes = []
+    if fix:
+        from ..engine.fix import fix_file
+
+        for path in files:
+            fixes.extend(fix_file(path))
+    report = check_files(files, builtin=not no_builtin)
+    diagnostics = report.diagnostics
     if fmt == "json":
-        click.echo(to_json({"diagnostics": [d.as_json() for d in diagnostics]}))
+        payload: dict[str, object] = {"diagnostics": [d.as_json() for d in diagnostics]}
+        if fix:
+            payload["fixes"] = [{"file": f.file, "line": f.line, "col": f.col, "description": f.description, "applied": f.applied} for f in fixes]
+        click.echo(to_json(payload))
     else:
+        for item in fixes:
+            click.echo(item.render())
         if diagnostics:
             click.echo(diagnostics_text(diagnostics))
-        click.echo(summary_line(diagnostics, len(ruleset.files)))
-    failed = any(d.severity == "error" for d in diagnostics) or (strict and bool(diagnostics))
+        click.echo(summary_line(diagnostics, len(report.files)))
+    failed = bool(report.errors) or (strict and bool(diagnostics))
     raise SystemExit(1 if failed else 0)
