@@ -162,13 +162,18 @@ def test_every_repetition_is_bounded(patterns):
 
 @needs_data
 def test_every_match_contains_a_keyword(patterns, corpus_texts):
-    """The prefilter invariant: a pattern can only match where one of its keywords occurs."""
+    """The prefilter invariant: a pattern can only match where one of its keywords occurs.
+
+    A keyword may start in the one character a lookbehind requires right before
+    the match (``_pass`` for ``(?<=[_.-])pass``): the prefilter searches the
+    text, not the match.
+    """
     bad: dict[str, list[str]] = {}
     for p in patterns:
         rx = regex.compile(p.regex)
         for label, _kind, text in corpus_texts:
             for m in rx.finditer(text, timeout=2.0):
-                matched = m.group(0).lower()
+                matched = text[max(0, m.start() - 1) : m.end()].lower()
                 if not any(k in matched for k in p.keywords):
                     bad.setdefault(p.id, []).append(label)
                     break

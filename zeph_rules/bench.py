@@ -186,10 +186,29 @@ def run_benchmarks(only: Sequence[str] = (), quick: bool = False,
             if progress:
                 progress("matcher: first-match lookup, graph vs naive ...")
             results += bench_matcher(counts, implementations, rounds)
+        decide_counts = [c for c in RULE_COUNTS if any(wanted(f"decide.{k}.rules={c}") for k in ("graph", "graph.cold", "naive"))]
+        if decide_counts:
+            from .bench_policy import bench_decide
+
+            if progress:
+                progress("decide: policy decisions, graph vs naive ...")
+            results += bench_decide(decide_counts, implementations, rounds)
         if wanted("compile.rules=10000"):
             if progress:
                 progress("compile: 10,000 rules ...")
             results.append(bench_compile(10000, 2 if quick else 5))
+        if wanted("check.rules=10000"):
+            if progress:
+                progress("check: lint 10,000 rules ...")
+            from .bench_check import bench_check
+
+            results.append(bench_check(10000, 1 if quick else 3))
+        if any(wanted(f"scan.{v}") for v in ("compiled", "pure", "hyperscan", "re_per_pattern")):
+            from .bench_scan import bench_scan
+
+            if progress:
+                progress("scan: credential scanning on a 50 MB corpus ...")
+            results += bench_scan(8 * 1024 * 1024 if quick else 50 * 1024 * 1024, 2 if quick else 5, implementations)
         if any(wanted(n) for n in ("cli.python_startup", "cli.decide.cold", "cli.decide.warm")):
             if progress:
                 progress("cli: cold and warm start ...")

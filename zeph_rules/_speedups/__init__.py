@@ -17,16 +17,17 @@ import os
 import platform
 from types import ModuleType
 
-from ._tables import LiteralTable, build_literal_table
+from ._tables import BigramIndex, LiteralTable, build_bigram_index, build_literal_table
 
 #: twin module stem -> the names it exports
 TWINS: dict[str, tuple[str, ...]] = {
     "_literals": ("find_literals", "find_literal_hits"),
     "_truncate": ("count_lines", "head_tail_split"),
     "_dedup": ("normalize_line", "dedup_lines"),
+    "_scan": ("candidate_windows",),
 }
 #: the stems that have a Cython twin (``_<stem>_c.pyx``); the others are pure-only so far
-COMPILED: frozenset[str] = frozenset({"_literals"})
+COMPILED: frozenset[str] = frozenset({"_literals", "_scan"})
 
 IMPLEMENTATION: str = "pure"
 
@@ -76,6 +77,6 @@ if _pure_forced() or platform.python_implementation() != "CPython" or _modules("
 else:
     select("compiled")
 
-__all__ = ["IMPLEMENTATION", "LiteralTable", "TWINS", "available", "build_literal_table", "select"]
+__all__ = ["IMPLEMENTATION", "BigramIndex", "LiteralTable", "TWINS", "available", "build_bigram_index", "build_literal_table", "select"]
 for _names in TWINS.values():
     __all__.extend(_names)

@@ -116,3 +116,69 @@ def build_literal_table(literals: Sequence[bytes], ignore_case: bool = False) ->
         lengths=array("i", [len(lit) for lit in folded]),
         ignore_case=ignore_case,
     )
+
+
+#: Knuth's multiplicative hash constant; ``hash16`` must match ``_scan_c`` exactly.
+_GOLDEN = 2654435761
+
+
+def hash16(value: int) -> int:
+    """Hash a 32-bit value to 16 bits (multiply mod 2**32, keep the high half)."""
+    return ((value * _GOLDEN) & 0xFFFFFFFF) >> 16
+
+
+class BigramIndex(NamedTuple):
+    """Literals bucketed by their first two (folded) bytes, plus prefix filters.
+
+    A position can start a literal only if its folded prefix sets a bit in
+    ``filter2`` (the exact first two bytes of two-byte literals), ``filter3``
+    (hashed first three bytes of three-byte literals) or ``filter4`` (hashed
+    first four bytes of longer ones): three L1-resident lookups per position
+    reject almost all text.  ``bucket_of[b0 << 8 | b1]`` is then a 1-based
+    bucket (0: none) whose literal ids are
+    ``bucket_ids[bucket_start[k]:bucket_start[k + 1]]``.
+    """
+
+    literals: tuple[bytes, ...]  # folded when ignore_case
+    fold: bytes  # 256-byte map applied to the input before comparing
+    filter2: bytes  # 8192 bytes: one bit per 16-bit value
+    filter3: bytes
+    filter4: bytes
+    bucket_of: array  # array('H'), 65536 entries
+    bucket_start: array  # array('i')
+    bucket_ids: array  # array('i')
+    ignore_case: bool
+
+
+def build_bigram_index(literals: Sequence[bytes], ignore_case: bool = False) -> BigramIndex:
+    """Index literals (each at least two bytes) by their first two bytes."""
+    for literal in literals:
+        if not isinstance(literal, bytes):
+            raise TypeError("literals must be bytes")
+        if len(literal) < 2:
+            raise ValueError("literals must be at least two bytes long")
+    fold = bytes(range(256)).lower() if ignore_case else bytes(range(256))
+    folded = tuple(lit.translate(fold) for lit in literals)
+    buckets: dict[int, list[int]] = {}
+    for literal_id, literal in enumerate(folded):
+        buckets.setdefault(literal[0] << 8 | literal[1], []).append(literal_id)
+    filters = {2: bytearray(8192), 3: bytearray(8192), 4: bytearray(8192)}
+    for literal in folded:
+        if len(literal) == 2:
+            key = literal[0] << 8 | literal[1]
+        elif len(literal) == 3:
+            key = hash16(literal[0] << 16 | literal[1] << 8 | literal[2])
+        else:
+            key = hash16(int.from_bytes(literal[:4], "big"))
+        filters[min(len(literal), 4)][key >> 3] |= 1 << (key & 7)
+    bucket_of = array("H", bytes(2 * 65536))
+    bucket_start = array("i", [0, 0])
+    bucket_ids = array("i")
+    if len(buckets) > 65534:
+        raise ValueError("too many distinct literal prefixes")
+    for number, (bigram, ids) in enumerate(sorted(buckets.items()), start=1):
+        bucket_of[bigram] = number
+        bucket_ids.extend(sorted(ids))
+        bucket_start.append(len(bucket_ids))
+    return BigramIndex(folded, fold, bytes(filters[2]), bytes(filters[3]), bytes(filters[4]),
+                       bucket_of, bucket_start, bucket_ids, ignore_case)

@@ -42,8 +42,11 @@ def _register() -> None:
     from .check import check
     from .decide import decide
     from .filter import filter_command
+    from .hook import hook
+    from .scan import scan
+    from .schema import schema
 
-    for command in (check, decide, filter_command, bench):
+    for command in (check, decide, filter_command, bench, hook, scan, schema):
         cli.add_command(command)
 
 

@@ -23,6 +23,8 @@ def lower(program: Program, ruleset: RuleSet, fingerprint: str = "") -> MatcherG
     for rule in program.rules:
         by_group[rule.group].append(rule)
     groups = {name: _lower_group(name, rules, program.keys) for name, rules in by_group.items()}
+    from .security import scanner_from_settings
+
     return MatcherGraph(
         groups=groups,
         settings=ruleset.settings,
@@ -30,6 +32,7 @@ def lower(program: Program, ruleset: RuleSet, fingerprint: str = "") -> MatcherG
         dropped=program.dropped,
         files=ruleset.files,
         fingerprint=fingerprint,
+        extra={"scanner": scanner_from_settings(dict(ruleset.settings).get("security"))},
     )
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .sanitize import sanitize
+from .signals import restore_signals
 from .strategies import STRATEGIES, Confidence
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,6 +38,8 @@ class FilterResult:
     filtered_bytes: int
     raw_lines: int
     filtered_lines: int
+    findings: tuple[Any, ...] = ()
+    security_notice: str | None = None
 
     @property
     def stats_line(self) -> str | None:
@@ -55,6 +58,10 @@ class FilterResult:
             "filtered_bytes": self.filtered_bytes,
             "raw_lines": self.raw_lines,
             "filtered_lines": self.filtered_lines,
+            "findings": [
+                {"rule": f.rule, "category": f.category, "line": f.line, "column": f.column, "length": f.length}
+                for f in self.findings
+            ],
         }
 
 
@@ -125,8 +132,14 @@ def run_filters(graph: "MatcherGraph", command: str, output: str, exit_code: int
         applied.append(rule.id)
     if worst == Confidence.FALLBACK:
         text = clean  # a filter that is unsure returns the input, whole
+    text = restore_signals(clean, text)
     if len(text) > len(clean):
         text, worst = clean, Confidence.FALLBACK
+    findings, security_notice = _security_pass(graph, output, clean, text)
+    if findings and graph.setting("security", {}).get("redact"):
+        text = _redact(graph, output, text)
+    if security_notice:
+        text = (text if text.endswith("\n") or not text else text + "\n") + security_notice + "\n"
     return FilterResult(
         command=command,
         output=text,
@@ -136,4 +149,30 @@ def run_filters(graph: "MatcherGraph", command: str, output: str, exit_code: int
         filtered_bytes=_utf8_len(text),
         raw_lines=_line_count(output),
         filtered_lines=_line_count(text),
+        findings=tuple(findings),
+        security_notice=security_notice,
     )
+
+
+def _security_pass(graph: "MatcherGraph", output: str, clean: str, text: str) -> tuple[list[Any], str | None]:
+    """Scan the raw output (before any filtering); return findings and the notice."""
+    scanner = graph.extra.get("scanner")
+    if scanner is None:
+        return [], None
+    from .security import notice
+
+    findings = scanner.scan(output.encode("utf-8", "surrogateescape"))
+    return findings, (notice(findings) if findings else None)
+
+
+def _redact(graph: "MatcherGraph", output: str, text: str) -> str:
+    """Replace every secret value found in the raw output by ``[REDACTED:<id>]`` in ``text``."""
+    raw = output.encode("utf-8", "surrogateescape")
+    scanner = graph.extra["scanner"]
+    # longest values first, so a value that contains another is replaced whole
+    spans = sorted(scanner.spans(raw), key=lambda span: span[0] - span[1])
+    for start, end, rule in spans:
+        value = raw[start:end].decode("utf-8", "surrogateescape")
+        if value:
+            text = text.replace(value, f"[REDACTED:{rule}]")
+    return text

@@ -1,0 +1,146 @@
+"""The production scanner: compiled prefilter twins, agreement with the
+reference scanner on public samples, hostile inputs, and no values anywhere."""
+
+from __future__ import annotations
+
+import random
+import string
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zeph_rules import _speedups
+from zeph_rules._speedups import _scan_py, build_bigram_index
+from zeph_rules.engine import security_reference as reference
+from zeph_rules.engine.security import Scanner, default_scanner
+
+from conformance import data_available, load_samples
+
+needs_data = pytest.mark.skipif(not data_available(), reason="shared/conformance is not beside the checkout")
+
+
+def _twins() -> list:
+    modules = [_scan_py]
+    if "compiled" in _speedups.available():
+        from zeph_rules._speedups import _scan_c
+
+        modules.append(_scan_c)
+    return modules
+
+
+ALPHABET = b"abAB-_\n xy"
+small_bytes = st.lists(st.sampled_from(ALPHABET), max_size=120).map(bytes)
+keywords = st.lists(st.lists(st.sampled_from(b"abAB-_x"), min_size=2, max_size=5).map(bytes), min_size=1, max_size=5, unique=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(literals=keywords, data=small_bytes, fold=st.booleans(), seed=st.integers(0, 1000))
+def test_candidate_window_twins_agree(literals: list[bytes], data: bytes, fold: bool, seed: int) -> None:
+    rng = random.Random(seed)
+    index = build_bigram_index(literals, ignore_case=fold)
+    n_patterns = 3
+    owners = tuple(tuple(sorted(rng.sample(range(n_patterns), rng.randint(1, n_patterns)))) for _ in literals)
+    radius = tuple(rng.randint(5, 40) for _ in range(n_patterns))  # real radii always exceed the keyword
+    reach = tuple(rng.randint(0, 2) for _ in range(n_patterns))
+    anchored = tuple(rng.random() < 0.5 for _ in range(n_patterns))
+    results = [m.candidate_windows(index, data, owners, radius, reach, anchored) for m in _twins()]
+    assert all(r == results[0] for r in results)
+    # every occurrence of a literal is covered by a window of each owning pattern
+    hay = data.lower() if fold else data
+    for literal_id, literal in enumerate(index.literals):
+        start = hay.find(literal)
+        while start != -1:
+            for pattern in owners[literal_id]:
+                assert any(p == pattern and lo <= start <= hi for p, lo, hi, _ in results[0]), (literal, start, pattern)
+            start = hay.find(literal, start + 1)
+
+
+@pytest.mark.parametrize("module", _twins(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_twins_raise_the_same_errors(module) -> None:  # type: ignore[no-untyped-def]
+    index = build_bigram_index([b"ab"])
+    with pytest.raises(TypeError, match="^data must be bytes$"):
+        module.candidate_windows(index, "ab", ((0,),), (4,), (0,), (False,))
+    with pytest.raises(TypeError, match="^index must be a BigramIndex$"):
+        module.candidate_windows(object(), b"ab", ((0,),), (4,), (0,), (False,))
+    with pytest.raises(ValueError, match="^literal_patterns must be a tuple with one entry per literal$"):
+        module.candidate_windows(index, b"ab", (), (4,), (0,), (False,))
+    with pytest.raises(ValueError, match="^radius, line_reach and anchored must be tuples of the same length$"):
+        module.candidate_windows(index, b"ab", ((0,),), (4, 5), (0,), (False,))
+    with pytest.raises(ValueError, match="^pattern index out of range$"):
+        module.candidate_windows(index, b"ab", ((3,),), (4,), (0,), (False,))
+
+
+def test_short_literals_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least two bytes"):
+        build_bigram_index([b"a"])
+
+
+def _token(rng: random.Random, n: int) -> str:
+    return "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(n))
+
+
+def test_findings_carry_positions_never_values() -> None:
+    rng = random.Random(5)
+    token = "ghp_" + _token(rng, 36)
+    text = f"ok\n  é export GITHUB_TOKEN={token} # set\nnothing here\n"
+    findings = default_scanner().scan(text.encode())
+    assert [(f.rule, f.category, f.line, f.column, f.length) for f in findings] == [("github-token", "platform", 2, 25, 40)]
+    assert token not in repr(findings) and token[4:] not in str(findings)
+
+
+def test_invalid_utf8_and_nul_bytes_do_not_stop_the_scan() -> None:
+    rng = random.Random(6)
+    token = "glpat-" + _token(rng, 20)
+    data = b"\xff\xfe\x00garbage\x00\n" + f"GITLAB_TOKEN={token}\n".encode() + b"\xc3\x28 tail\n"
+    findings = default_scanner().scan(data)
+    assert [(f.rule, f.line, f.column) for f in findings] == [("gitlab-pat", 2, 14)]
+
+
+@pytest.mark.parametrize(
+    "hostile",
+    [
+        b"a" * 10_000_000,
+        b"token=" + b"A" * 2_000_000,
+        b"password = " + b"x" * 1_000_000 + b"\n",
+        (b"api_key: '" + b"a-" * 200_000 + b"'\n"),
+        b"-----BEGIN RSA PRIVATE KEY-----\n" + b"MIIE" * 500_000,
+        b"\x00" * 1_000_000 + b"key=" * 100_000,
+        b"key=" * 2_500_000,
+        b"token: " * 1_500_000,
+        bytes(range(256)) * 20_000,
+    ],
+    ids=["10MB-line", "token-run", "password-run", "dashes", "pem-unterminated", "nul-keys", "10MB-key=", "10MB-token:", "all-bytes"],
+)
+def test_hostile_inputs_finish(hostile: bytes) -> None:
+    findings = default_scanner().scan(hostile)
+    assert all(f.line >= 1 and f.column >= 1 for f in findings)
+
+
+def test_custom_patterns_and_pickling() -> None:
+    import pickle
+
+    pattern = reference.SecretPattern(id="acme-key", category="platform", description="", regex=r"acme_[a-z0-9]{16}",
+                                      keywords=("acme_",))
+    scanner = Scanner([pattern])
+    clone = pickle.loads(pickle.dumps(scanner))
+    data = b"x ACME_ no; acme_0123456789abcdef ok"
+    assert [(f.rule, f.column) for f in clone.scan(data)] == [("acme-key", 13)]
+
+
+@needs_data
+def test_production_scanner_agrees_with_reference_on_public_samples() -> None:
+    """The prefilter may only skip work, never findings: same result as scanning whole texts."""
+    patterns = reference.load_patterns()
+    scanner = Scanner(patterns)
+    disagreements = []
+    samples = load_samples("gitleaks_samples.jsonl.gz") + load_samples("detect_secrets_samples.jsonl.gz")
+    for index, sample in enumerate(samples):
+        text = sample.get("text") or ""
+        if not text:
+            continue
+        expected = {(f.rule, f.line, f.column) for f in reference.scan_text(text, patterns)}
+        got = {(f.rule, f.line, f.column) for f in scanner.scan(text.encode("utf-8", "surrogatepass"))}
+        if expected != got:
+            disagreements.append(index)
+    assert len(disagreements) <= len(samples) // 200, f"{len(disagreements)} samples disagree, e.g. {disagreements[:10]}"

@@ -1,0 +1,243 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""Compiled candidate-window search; the twin of ``_scan_py`` (same names, results, errors).
+
+The hot loop tests one bit per input position (the two-byte prefix of every
+keyword, folded) with no dependency between positions, so it runs near memory
+speed; only flagged positions compare keywords.
+"""
+
+from libc.stdlib cimport malloc, free
+from libc.stdint cimport uint32_t
+from libc.string cimport memchr
+
+from ._tables import BigramIndex
+
+
+cdef extern from "string.h":
+    void *memrchr(const void *s, int c, size_t n) nogil
+
+
+def _check(index, data, literal_patterns, radius, line_reach, anchored):
+    if not isinstance(index, BigramIndex):
+        raise TypeError("index must be a BigramIndex")
+    if not isinstance(data, bytes):
+        raise TypeError("data must be bytes")
+    if not isinstance(literal_patterns, tuple) or len(literal_patterns) != len(index.literals):
+        raise ValueError("literal_patterns must be a tuple with one entry per literal")
+    if (not isinstance(radius, tuple) or not isinstance(line_reach, tuple) or not isinstance(anchored, tuple)
+            or not len(radius) == len(line_reach) == len(anchored)):
+        raise ValueError("radius, line_reach and anchored must be tuples of the same length")
+    for owners in literal_patterns:
+        for pattern in owners:
+            if not 0 <= pattern < len(radius):
+                raise ValueError("pattern index out of range")
+
+
+cdef inline Py_ssize_t _line_start_within(const unsigned char* buf, Py_ssize_t low, Py_ssize_t position) noexcept nogil:
+    """Start of the line holding ``position``, or ``low`` if that line starts before it."""
+    cdef const unsigned char* found
+    if position <= low:
+        return low
+    found = <const unsigned char*> memrchr(buf + low, 10, position - low)
+    return (found - buf) + 1 if found != NULL else low
+
+
+cdef inline Py_ssize_t _line_end_within(const unsigned char* buf, Py_ssize_t position, Py_ssize_t high) noexcept nogil:
+    """End of the line holding ``position``, or ``high`` if that line ends after it."""
+    cdef const unsigned char* found
+    if position >= high:
+        return high
+    found = <const unsigned char*> memchr(buf + position, 10, high - position)
+    return (found - buf) if found != NULL else high
+
+
+cdef inline uint32_t _bit(const unsigned char* table, uint32_t key) noexcept nogil:
+    return (table[key >> 3] >> (key & 7)) & 1
+
+
+cdef inline uint32_t _hash16(uint32_t value) noexcept nogil:
+    return (value * <uint32_t> 2654435761u) >> 16
+
+
+cdef Py_ssize_t _flagged_positions(const unsigned char* buf, Py_ssize_t n, const unsigned char* fold,
+                                   const unsigned char* f2, const unsigned char* f3, const unsigned char* f4,
+                                   Py_ssize_t* out) noexcept nogil:
+    """Write every position whose folded prefix may start a literal; return the count.
+
+    Branch-free: every position is written and the count advances by the flag,
+    so the loop has no unpredictable branch and no dependency but the window.
+    """
+    cdef Py_ssize_t i, count = 0
+    cdef uint32_t window, flag
+    if n >= 4:
+        window = (<uint32_t> fold[buf[0]] << 16) | (<uint32_t> fold[buf[1]] << 8) | fold[buf[2]]
+        for i in range(n - 3):
+            window = (window << 8) | fold[buf[i + 3]]
+            flag = _bit(f4, _hash16(window)) | _bit(f3, _hash16(window >> 8)) | _bit(f2, window >> 16)
+            out[count] = i
+            count += flag
+    # the last positions cannot hold four bytes: let the exact comparison decide
+    for i in range(n - 3 if n >= 4 else 0, n - 1):
+        out[count] = i
+        count += 1
+    return count
+
+
+#: More overlapping anchored hits of one pattern than this become one search window.
+DEF CLUSTER = 16
+
+
+def candidate_windows(index, data, literal_patterns, radius, line_reach, anchored):
+    """Return sorted ``(pattern, start, end, at_hit)`` byte windows (see ``_scan_py``)."""
+    _check(index, data, literal_patterns, radius, line_reach, anchored)
+    cdef const unsigned char* buf = data
+    cdef Py_ssize_t n = len(data)
+    cdef bytes fold_bytes = index.fold
+    cdef bytes f2_bytes = index.filter2
+    cdef bytes f3_bytes = index.filter3
+    cdef bytes f4_bytes = index.filter4
+    cdef const unsigned char* fold = fold_bytes
+    cdef const unsigned char* f2 = f2_bytes
+    cdef const unsigned char* f3 = f3_bytes
+    cdef const unsigned char* f4 = f4_bytes
+    cdef const unsigned short[:] bucket_of = index.bucket_of
+    cdef const int[:] bucket_start = index.bucket_start
+    cdef const int[:] bucket_ids = index.bucket_ids
+    cdef int n_literals = len(index.literals)
+    cdef int n_patterns = len(radius)
+    cdef Py_ssize_t i, j, c, q, n_flagged, hit_end, low, high, first, end, length
+    cdef int bucket, k, m, literal, pattern, reach
+    cdef bint equal
+
+    total = sum(len(t) for t in literal_patterns)
+    cdef int* lp_start = <int*> malloc((n_literals + 1) * sizeof(int))
+    cdef int* lp_ids = <int*> malloc((total + 1) * sizeof(int))
+    cdef int* lit_len = <int*> malloc((n_literals + 1) * sizeof(int))
+    cdef const unsigned char** lit_ptr = <const unsigned char**> malloc((n_literals + 1) * sizeof(void*))
+    cdef Py_ssize_t* rad = <Py_ssize_t*> malloc((n_patterns + 1) * sizeof(Py_ssize_t))
+    cdef int* reaches = <int*> malloc((n_patterns + 1) * sizeof(int))
+    cdef char* anchors = <char*> malloc(n_patterns + 1)
+    # open merged window per pattern (-1: none)
+    cdef Py_ssize_t* win_low = <Py_ssize_t*> malloc((n_patterns + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* win_high = <Py_ssize_t*> malloc((n_patterns + 1) * sizeof(Py_ssize_t))
+    # open anchored cluster per pattern (count 0: none) and its first CLUSTER hits
+    cdef Py_ssize_t* cl_low = <Py_ssize_t*> malloc((n_patterns + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* cl_high = <Py_ssize_t*> malloc((n_patterns + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* cl_count = <Py_ssize_t*> malloc((n_patterns + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* cl_hits = <Py_ssize_t*> malloc((n_patterns + 1) * CLUSTER * 2 * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* flagged = <Py_ssize_t*> malloc((n + 1) * sizeof(Py_ssize_t))
+    if not (lp_start and lp_ids and lit_len and lit_ptr and rad and reaches and anchors and win_low and win_high
+            and cl_low and cl_high and cl_count and cl_hits and flagged):
+        free(lp_start); free(lp_ids); free(lit_len); free(lit_ptr); free(rad); free(reaches); free(anchors)
+        free(win_low); free(win_high); free(cl_low); free(cl_high); free(cl_count); free(cl_hits); free(flagged)
+        raise MemoryError()
+    literals = index.literals  # keeps the literal bytes alive while we hold pointers
+    out = []
+    try:
+        k = 0
+        for literal in range(n_literals):
+            lp_start[literal] = k
+            lit_len[literal] = len(literals[literal])
+            lit_ptr[literal] = <const unsigned char*> (<bytes> literals[literal])
+            for pattern in literal_patterns[literal]:
+                lp_ids[k] = pattern
+                k += 1
+        lp_start[n_literals] = k
+        for pattern in range(n_patterns):
+            rad[pattern] = radius[pattern]
+            reaches[pattern] = line_reach[pattern]
+            anchors[pattern] = 1 if anchored[pattern] else 0
+            win_low[pattern] = -1
+            cl_count[pattern] = 0
+        with nogil:
+            n_flagged = _flagged_positions(buf, n, fold, f2, f3, f4, flagged)
+        for c in range(n_flagged):
+            i = flagged[c]
+            bucket = bucket_of[(fold[buf[i]] << 8) | fold[buf[i + 1]]]
+            if bucket == 0:
+                continue
+            for m in range(bucket_start[bucket], bucket_start[bucket + 1]):
+                literal = bucket_ids[m]
+                length = lit_len[literal]
+                if i + length > n:
+                    continue
+                equal = True
+                for j in range(2, length):
+                    if fold[buf[i + j]] != lit_ptr[literal][j]:
+                        equal = False
+                        break
+                if not equal:
+                    continue
+                hit_end = i + length
+                for k in range(lp_start[literal], lp_start[literal + 1]):
+                    pattern = lp_ids[k]
+                    low = hit_end - rad[pattern]
+                    if low < 0:
+                        low = 0
+                    high = i + rad[pattern]
+                    if high > n:
+                        high = n
+                    reach = reaches[pattern]
+                    if reach < 2:
+                        # line bounds are only searched inside [low, high): a hit
+                        # on a 10 MB line costs its radius, not the line
+                        first = _line_start_within(buf, low, i)
+                        end = _line_end_within(buf, hit_end, high)
+                        if reach == 1:
+                            if first > low:
+                                first = _line_start_within(buf, low, first - 1)
+                            if end < high:
+                                end = _line_end_within(buf, end + 1, high)
+                        low = first
+                        high = end
+                    if anchors[pattern]:
+                        if cl_count[pattern] and i <= cl_high[pattern]:
+                            if high > cl_high[pattern]:
+                                cl_high[pattern] = high
+                            cl_count[pattern] += 1
+                            if cl_count[pattern] <= CLUSTER:
+                                q = (pattern * CLUSTER + cl_count[pattern] - 1) * 2
+                                cl_hits[q] = i
+                                cl_hits[q + 1] = high
+                            continue
+                        if cl_count[pattern]:
+                            _flush_cluster(out, pattern, cl_low, cl_high, cl_count, cl_hits)
+                        cl_low[pattern] = i
+                        cl_high[pattern] = high
+                        cl_count[pattern] = 1
+                        q = pattern * CLUSTER * 2
+                        cl_hits[q] = i
+                        cl_hits[q + 1] = high
+                        continue
+                    if win_low[pattern] >= 0 and low <= win_high[pattern]:
+                        if low < win_low[pattern]:
+                            win_low[pattern] = low
+                        if high > win_high[pattern]:
+                            win_high[pattern] = high
+                        continue
+                    if win_low[pattern] >= 0:
+                        out.append((pattern, win_low[pattern], win_high[pattern], False))
+                    win_low[pattern] = low
+                    win_high[pattern] = high
+        for pattern in range(n_patterns):
+            if cl_count[pattern]:
+                _flush_cluster(out, pattern, cl_low, cl_high, cl_count, cl_hits)
+        for pattern in range(n_patterns):
+            if win_low[pattern] >= 0:
+                out.append((pattern, win_low[pattern], win_high[pattern], False))
+    finally:
+        free(lp_start); free(lp_ids); free(lit_len); free(lit_ptr); free(rad); free(reaches); free(anchors)
+        free(win_low); free(win_high); free(cl_low); free(cl_high); free(cl_count); free(cl_hits); free(flagged)
+    return sorted(set(out))
+
+
+cdef void _flush_cluster(list out, int pattern, Py_ssize_t* cl_low, Py_ssize_t* cl_high, Py_ssize_t* cl_count,
+                         Py_ssize_t* cl_hits) except *:
+    cdef Py_ssize_t h, q
+    if cl_count[pattern] > CLUSTER:
+        out.append((pattern, cl_low[pattern], cl_high[pattern], False))
+    else:
+        for h in range(cl_count[pattern]):
+            q = (pattern * CLUSTER + h) * 2
+            out.append((pattern, cl_hits[q], cl_hits[q + 1], True))
+    cl_count[pattern] = 0

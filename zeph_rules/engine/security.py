@@ -1,0 +1,378 @@
+"""The security pass: find credential-shaped strings fast, report them without values.
+
+Two stages.  The compiled prefilter (``_speedups.candidate_windows``) runs one
+case-insensitive keyword automaton over the raw bytes and returns, per pattern,
+the byte windows where a match could lie.  Only those windows are decoded and
+verified with the pattern's regex (the ``regex`` module, time-bounded, so no
+pattern and no input can hang the scan).  A ``Finding`` has no value field:
+nothing built from findings can leak a secret.
+
+Patterns come from ``builtin_rules/security.toml`` (and users' extra patterns);
+the pure reference scanner in ``security_reference`` applies every regex to the
+whole text and is what the conformance tests measure recall against.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from .. import _speedups
+from .security_reference import (
+    DEFAULT_TIMEOUT,
+    Finding,
+    SecretPattern,
+    _Compiled,
+    _dedupe,
+    _secret_span,
+    load_patterns,
+    shannon_entropy,
+)
+
+#: Upper bound on a window's reach for patterns whose width is unbounded.
+MAX_RADIUS = 64 * 1024
+#: Assertions (\b, lookbehind) need a little context outside a window.
+CONTEXT = 64
+#: Patterns wider than this (characters) that can cross newlines are block-shaped.
+BLOCK_WIDTH = 1024
+#: Try at most this many start positions before a keyword hit.
+MAX_LEAD = 32
+#: Windows larger than this (bytes) are always verified under the timeout.
+LARGE_WINDOW = 4096
+
+__all__ = ["Finding", "Scanner", "SecretPattern", "default_scanner", "load_patterns"]
+
+
+def _width_and_multiline(source: str) -> tuple[int, bool]:
+    """Return (max match width in characters or -1 when unbounded, can it cross a newline)."""
+    try:
+        from re import _parser as sre_parse  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover
+        import sre_parse  # type: ignore[no-redef]
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parsed = sre_parse.parse(source)
+    except Exception:  # noqa: BLE001 - regex-only syntax: be conservative
+        return -1, True
+    low, high = parsed.getwidth()
+    width = -1 if high >= sre_parse.MAXREPEAT or high > MAX_RADIUS else int(high)
+    dotall = bool(parsed.state.flags & re.DOTALL)
+    return width, _can_match_newline(list(parsed), dotall)
+
+
+def _can_match_newline(items: list[Any], dotall: bool) -> bool:
+    for op, arg in items:
+        name = str(op)
+        if name == "LITERAL" and arg == 10:
+            return True
+        if name == "ANY" and dotall:
+            return True
+        if name in ("NOT_LITERAL",) and arg != 10:
+            return True
+        if name == "IN":
+            for sub_op, sub_arg in arg:
+                sub = str(sub_op)
+                if sub == "NEGATE":
+                    return True
+                if sub == "LITERAL" and sub_arg == 10:
+                    return True
+                if sub == "RANGE" and sub_arg[0] <= 10 <= sub_arg[1]:
+                    return True
+                if sub == "CATEGORY" and str(sub_arg) in ("CATEGORY_SPACE", "CATEGORY_NOT_WORD", "CATEGORY_NOT_DIGIT", "CATEGORY_NOT_LINEBREAK"):
+                    return True
+        if name == "SUBPATTERN":
+            sub_flags = arg[1] if len(arg) > 2 else 0
+            if _can_match_newline(list(arg[-1]), dotall or bool(sub_flags & re.DOTALL)):
+                return True
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            if _can_match_newline(list(arg[2]), dotall):
+                return True
+        elif name == "ATOMIC_GROUP":
+            if _can_match_newline(list(arg), dotall):
+                return True
+        elif name in ("ASSERT", "ASSERT_NOT"):
+            continue  # lookarounds consume nothing
+        elif name == "BRANCH":
+            if any(_can_match_newline(list(b), dotall) for b in arg[1]):
+                return True
+        elif name == "GROUPREF_EXISTS":
+            return True
+    return False
+
+
+def _max_lead(items: list[Any], keywords: Sequence[str], acc: int = 0) -> int | None:
+    """Return how many characters a match can consume before a keyword must start.
+
+    Walks the sequence from the front, adding each item's maximum width until a
+    mandatory literal run contains a keyword; alternations take the worst
+    branch.  ``None`` means no bound could be proven (the pattern is then
+    verified by searching its windows).
+    """
+    from re import _parser as sre_parse  # type: ignore[attr-defined]
+
+    index = 0
+    while index < len(items):
+        op, arg = items[index]
+        name = str(op)
+        if name == "LITERAL":
+            run = []
+            while index < len(items) and str(items[index][0]) == "LITERAL":
+                run.append(chr(items[index][1]))
+                index += 1
+            text = "".join(run).lower()
+            offsets = [text.find(k) for k in keywords if k in text]
+            if offsets:
+                return acc + min(offsets)
+            acc += len(text)
+            continue
+        rest = list(items[index + 1 :])
+        if name == "SUBPATTERN":
+            return _max_lead(list(arg[-1]) + rest, keywords, acc)
+        if name == "ATOMIC_GROUP":
+            return _max_lead(list(arg) + rest, keywords, acc)
+        if name == "BRANCH":
+            leads = [_max_lead(list(branch) + rest, keywords, acc) for branch in arg[1]]
+            return None if any(lead is None for lead in leads) else max(leads)  # type: ignore[type-var]
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") and arg[0] >= 1 and arg[1] == 1:
+            return _max_lead(list(arg[2]) + rest, keywords, acc)
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            index += 1
+            continue
+        width = sre_parse.SubPattern(sre_parse.State(), [(op, arg)]).getwidth()[1]
+        if width >= sre_parse.MAXREPEAT or width > MAX_LEAD:
+            return None
+        acc += int(width)
+        if acc > MAX_LEAD:
+            return None
+        index += 1
+    return None
+
+
+def _lead(source: str, keywords: Sequence[str]) -> int:
+    """Return the proven lead of a pattern (see ``_max_lead``), or -1 when unknown."""
+    try:
+        from re import _parser as sre_parse  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover
+        return -1
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parsed = sre_parse.parse(source)
+        lead = _max_lead(list(parsed), [k.lower() for k in keywords])
+    except Exception:  # noqa: BLE001
+        return -1
+    return -1 if lead is None else lead
+
+
+def _needs_timeout(source: str) -> bool:
+    """Whether a pattern must run under a timeout.
+
+    A timeout costs about 2 µs a call, four times a typical anchored match.
+    Windows are bounded (a line or a pattern's reach), so a pattern without
+    the shapes that backtrack catastrophically (nested or overlapping
+    quantifiers, per the linter's analysis) cannot hang on one; every other
+    pattern, and any the analysis cannot read, keeps the timeout.
+    """
+    try:
+        from .lint.regex_analysis import risky_shapes
+
+        return bool(risky_shapes(source))
+    except Exception:  # noqa: BLE001 - unknown means guarded
+        return True
+
+
+@dataclass(frozen=True)
+class ScanTables:
+    """The plain-value tables the compiled prefilter reads (picklable)."""
+
+    keywords: Any  # BigramIndex
+    keyword_patterns: tuple[tuple[int, ...], ...]
+    radius: tuple[int, ...]
+    line_reach: tuple[int, ...]  # 0: own line, 1: +-1 line, 2: unbounded (PEM blocks)
+    anchored: tuple[bool, ...]  # a match starts within ``lead`` characters before a keyword hit
+    lead: tuple[int, ...]  # -1: unbounded, verify by searching the window
+    guarded: tuple[bool, ...]  # verify with a timeout (the shape analysis could not clear it)
+
+
+class Scanner:
+    """Scan bytes or text for credential-shaped strings with a fixed pattern set."""
+
+    def __init__(self, patterns: Sequence[SecretPattern], timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.patterns = tuple(patterns)
+        self.timeout = timeout
+        self.tables = self._build_tables(self.patterns)
+        self._compiled: dict[int, _Compiled] = {}
+
+    @staticmethod
+    def _build_tables(patterns: Sequence[SecretPattern]) -> ScanTables:
+        keyword_ids: dict[bytes, int] = {}
+        owners: list[list[int]] = []
+        radius: list[int] = []
+        reach: list[int] = []
+        leads: list[int] = []
+        guarded: list[bool] = []
+        for index, pattern in enumerate(patterns):
+            for keyword in pattern.keywords:
+                key = keyword.lower().encode("utf-8")
+                if key not in keyword_ids:
+                    keyword_ids[key] = len(owners)
+                    owners.append([])
+                owners[keyword_ids[key]].append(index)
+            width, crosses = _width_and_multiline(pattern.regex)
+            # UTF-8 needs up to 4 bytes a character; the context covers assertions
+            radius.append(MAX_RADIUS if width < 0 else min(MAX_RADIUS, 4 * width + CONTEXT))
+            # A pattern that can cross a newline in a small gap (`key:\n  value`)
+            # sees the neighbouring lines; only block-sized shapes (PEM) reach further.
+            reach.append(0 if not crosses else 2 if width < 0 or width > BLOCK_WIDTH else 1)
+            leads.append(_lead(pattern.regex, pattern.keywords))
+            guarded.append(_needs_timeout(pattern.regex))
+        index = _speedups.build_bigram_index(list(keyword_ids), ignore_case=True)
+        return ScanTables(index, tuple(tuple(o) for o in owners), tuple(radius), tuple(reach),
+                          tuple(lead >= 0 for lead in leads), tuple(leads), tuple(guarded))
+
+    def _compiled_pattern(self, index: int) -> _Compiled:
+        compiled = self._compiled.get(index)
+        if compiled is None:
+            compiled = self._compiled[index] = _Compiled(self.patterns[index], index)
+        return compiled
+
+    def scan(self, data: bytes | str) -> list[Finding]:
+        """Return findings sorted by (line, column, rule); never a value."""
+        raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else bytes(data)
+        if not raw:
+            return []
+        tables = self.tables
+        windows = _speedups.candidate_windows(tables.keywords, raw, tables.keyword_patterns, tables.radius, tables.line_reach, tables.anchored)
+        spans = self._verify_all(raw, windows)
+        if not spans:
+            return []
+        return self._findings(raw, _dedupe(spans))
+
+    def _verify_all(self, raw: bytes, windows: list[tuple[int, int, int, bool]]) -> list[tuple[int, int, _Compiled]]:
+        """Verify every candidate window (anchored ones at their hit only)."""
+        spans: list[tuple[int, int, _Compiled]] = []
+        for pattern_index, low, high, at_hit in windows:
+            spans.extend(self._verify(raw, pattern_index, low, high, search=not at_hit))
+        return spans
+
+    def _verify(self, raw: bytes, pattern_index: int, low: int, high: int,
+                search: bool = False) -> Iterable[tuple[int, int, _Compiled]]:
+        """Run one pattern over one window; yield absolute byte spans of its secrets.
+
+        For an anchored pattern the window starts at a keyword hit and only a
+        match starting exactly there is tried.
+        """
+        compiled = self._compiled_pattern(pattern_index)
+        pattern = compiled.pattern
+        lead = -1 if search or not self.tables.anchored[pattern_index] else self.tables.lead[pattern_index]
+        start = max(0, low - CONTEXT - 4 * max(self.tables.lead[pattern_index], 0))
+        end = min(len(raw), high + CONTEXT)
+        window = raw[start:end].decode("utf-8", "surrogateescape")
+        hit = len(raw[start:low].decode("utf-8", "surrogateescape"))
+        # large windows (hostile lines, merged clusters) always run under the
+        # timeout: its fixed cost is noise there, and nothing may hang the scan
+        timeout = self.timeout if self.tables.guarded[pattern_index] or end - start > LARGE_WINDOW else None
+        try:
+            if lead >= 0:
+                # the match starts at most `lead` characters before the hit: the
+                # leftmost of those few anchored attempts is the match
+                matches: Iterable[Any] = ()
+                for position in range(max(0, hit - lead), hit + 1):
+                    single = compiled.rx.match(window, position, timeout=timeout)
+                    if single is not None:
+                        matches = (single,)
+                        break
+            else:
+                matches = compiled.rx.finditer(window, hit, timeout=timeout)
+            for match in matches:
+                secret_start, secret_end = _secret_span(match, pattern.secret_group)
+                if secret_end <= secret_start:
+                    continue
+                value = window[secret_start:secret_end]
+                if pattern.entropy is not None and shannon_entropy(value) < pattern.entropy:
+                    continue
+                if any(allow.search(value) for allow in compiled.allow):
+                    continue
+                absolute = start + len(window[:secret_start].encode("utf-8", "surrogateescape"))
+                length = len(value.encode("utf-8", "surrogateescape"))
+                yield absolute, absolute + length, compiled
+        except TimeoutError:
+            return  # a pathological window for this pattern: skip it, never hang
+
+    @staticmethod
+    def _findings(raw: bytes, kept: list[tuple[int, int, _Compiled]]) -> list[Finding]:
+        """Turn byte spans into findings; line numbers are counted once, in order."""
+        findings = []
+        line, counted_to = 1, 0
+        for start, end, compiled in sorted(kept, key=lambda item: item[0]):
+            line += raw.count(b"\n", counted_to, start)
+            counted_to = start
+            line_start = raw.rfind(b"\n", 0, start) + 1
+            column = len(raw[line_start:start].decode("utf-8", "surrogateescape")) + 1
+            length = len(raw[start:end].decode("utf-8", "surrogateescape"))
+            findings.append(Finding(compiled.pattern.id, compiled.pattern.category, line, column, length))
+        findings.sort(key=lambda f: (f.line, f.column, f.rule))
+        return findings
+
+    def spans(self, data: bytes) -> list[tuple[int, int, str]]:
+        """Return (start, end, pattern id) byte spans, for redaction inside the engine only."""
+        windows = _speedups.candidate_windows(self.tables.keywords, data, self.tables.keyword_patterns, self.tables.radius, self.tables.line_reach, self.tables.anchored)
+        return sorted((s, e, c.pattern.id) for s, e, c in _dedupe(self._verify_all(data, windows)))
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"patterns": self.patterns, "timeout": self.timeout, "tables": self.tables}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.patterns = state["patterns"]
+        self.timeout = state["timeout"]
+        self.tables = state["tables"]
+        self._compiled = {}
+
+
+def scanner_from_settings(settings: dict[str, Any] | None) -> Scanner | None:
+    """Build the scanner a rule set asks for: built-ins minus disabled ids, plus extras.
+
+    ``None`` when the security pass is switched off.
+    """
+    settings = settings or {}
+    if not settings.get("enabled", True):
+        return None
+    disabled = set(settings.get("disabled_patterns") or ())
+    extras = tuple(settings.get("extra_patterns") or ())
+    if not disabled and not extras:
+        return default_scanner()
+    patterns = [p for p in load_patterns() if p.id not in disabled]
+    for extra in extras:
+        patterns.append(SecretPattern(
+            id=extra["id"], category=extra.get("category", "generic"), description=extra.get("description", ""),
+            regex=extra["regex"], secret_group=int(extra.get("secret_group", 0)),
+            keywords=tuple(k.lower() for k in extra["keywords"]), entropy=extra.get("entropy"),
+            allowlist=tuple(extra.get("allowlist") or ()),
+        ))
+    return Scanner(patterns)
+
+
+def notice(findings: Sequence[Finding], limit: int = 10) -> str:
+    """Return the one-paragraph warning appended to filtered output (no values)."""
+    parts = [f"{f.rule} ({f.category}) line {f.line}" for f in findings[:limit]]
+    more = f", and {len(findings) - limit} more" if len(findings) > limit else ""
+    noun = "string" if len(findings) == 1 else "strings"
+    return (f"[security] {len(findings)} credential-shaped {noun} in this output (values not shown): "
+            + "; ".join(parts) + more)
+
+
+_DEFAULT: Scanner | None = None
+
+
+def default_scanner() -> Scanner:
+    """Return a scanner over the built-in patterns (built once per process)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Scanner(load_patterns())
+    return _DEFAULT
