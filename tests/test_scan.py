@@ -44,14 +44,27 @@ def test_candidate_window_twins_agree(literals: list[bytes], data: bytes, fold: 
     radius = tuple(rng.randint(5, 40) for _ in range(n_patterns))  # real radii always exceed the keyword
     reach = tuple(rng.randint(0, 2) for _ in range(n_patterns))
     anchored = tuple(rng.random() < 0.5 for _ in range(n_patterns))
-    results = [m.candidate_windows(index, data, owners, radius, reach, anchored) for m in _twins()]
+    table = bytes(1 if b in b"-_" else 0 if b in b"\n" else 2 for b in range(256))
+    follow = tuple(tuple(None if rng.random() < 0.5 else (rng.randint(0, 6), rng.random() < 0.5, table) for _ in owned)
+                   for owned in owners)
+    results = [m.candidate_windows(index, data, owners, radius, reach, anchored, follow) for m in _twins()]
     assert all(r == results[0] for r in results)
-    # every occurrence of a literal is covered by a window of each owning pattern
+    # every occurrence of a literal is covered by a window of each owning pattern (unless its follow rule fails)
     hay = data.lower() if fold else data
     for literal_id, literal in enumerate(index.literals):
         start = hay.find(literal)
         while start != -1:
-            for pattern in owners[literal_id]:
+            for pattern, rule in zip(owners[literal_id], follow[literal_id]):
+                if rule is not None:
+                    verdict = False
+                    for b in data[start + len(literal) : start + len(literal) + rule[0]]:
+                        if rule[2][b] == 1:
+                            verdict = True
+                            break
+                        if rule[2][b] == 0 or (rule[1] and b == 10):
+                            break
+                    if not verdict:
+                        continue
                 assert any(p == pattern and lo <= start <= hi for p, lo, hi, _ in results[0]), (literal, start, pattern)
             start = hay.find(literal, start + 1)
 
@@ -60,15 +73,19 @@ def test_candidate_window_twins_agree(literals: list[bytes], data: bytes, fold: 
 def test_twins_raise_the_same_errors(module) -> None:  # type: ignore[no-untyped-def]
     index = build_bigram_index([b"ab"])
     with pytest.raises(TypeError, match="^data must be bytes$"):
-        module.candidate_windows(index, "ab", ((0,),), (4,), (0,), (False,))
+        module.candidate_windows(index, "ab", ((0,),), (4,), (0,), (False,), ((None,),))
     with pytest.raises(TypeError, match="^index must be a BigramIndex$"):
-        module.candidate_windows(object(), b"ab", ((0,),), (4,), (0,), (False,))
+        module.candidate_windows(object(), b"ab", ((0,),), (4,), (0,), (False,), ((None,),))
     with pytest.raises(ValueError, match="^literal_patterns must be a tuple with one entry per literal$"):
-        module.candidate_windows(index, b"ab", (), (4,), (0,), (False,))
+        module.candidate_windows(index, b"ab", (), (4,), (0,), (False,), ((None,),))
     with pytest.raises(ValueError, match="^radius, line_reach and anchored must be tuples of the same length$"):
-        module.candidate_windows(index, b"ab", ((0,),), (4, 5), (0,), (False,))
+        module.candidate_windows(index, b"ab", ((0,),), (4, 5), (0,), (False,), ((None,),))
     with pytest.raises(ValueError, match="^pattern index out of range$"):
-        module.candidate_windows(index, b"ab", ((3,),), (4,), (0,), (False,))
+        module.candidate_windows(index, b"ab", ((3,),), (4,), (0,), (False,), ((None,),))
+    with pytest.raises(ValueError, match="^follow must mirror literal_patterns"):
+        module.candidate_windows(index, b"ab", ((0,),), (4,), (0,), (False,), ())
+    with pytest.raises(ValueError, match="^a follow rule is"):
+        module.candidate_windows(index, b"ab", ((0,),), (4,), (0,), (False,), (((1, True, b"x"),),))
 
 
 def test_short_literals_are_refused() -> None:

@@ -209,6 +209,25 @@ def run_benchmarks(only: Sequence[str] = (), quick: bool = False,
             if progress:
                 progress("scan: credential scanning on a 50 MB corpus ...")
             results += bench_scan(8 * 1024 * 1024 if quick else 50 * 1024 * 1024, 2 if quick else 5, implementations)
+        if any(wanted(f"dedup.{i}") for i in implementations):
+            from .bench_core import bench_dedup
+
+            if progress:
+                progress("dedup: grouping log lines ...")
+            results += bench_dedup(implementations, 2 if quick else 5)
+        if any(wanted(f"truncate.{v}") for v in (*implementations, "bytes_count")):
+            from .bench_core import bench_truncate
+
+            if progress:
+                progress("truncate: head and tail of a 50 MB log ...")
+            results += bench_truncate(implementations, 3 if quick else 7, 8 * 1024 * 1024 if quick else 50 * 1024 * 1024)
+        topk_shapes = [(n, d) for n, d in ((200, 384), (100_000, 384)) if wanted(f"topk.{n}x{d}")]
+        if topk_shapes:
+            from .bench_core import bench_topk
+
+            if progress:
+                progress("topk: cosine top-10 over 200 and 100,000 rows ...")
+            results += bench_topk(topk_shapes, implementations, rounds)
         if any(wanted(n) for n in ("cli.python_startup", "cli.decide.cold", "cli.decide.warm")):
             if progress:
                 progress("cli: cold and warm start ...")

@@ -25,9 +25,10 @@ TWINS: dict[str, tuple[str, ...]] = {
     "_truncate": ("count_lines", "head_tail_split"),
     "_dedup": ("normalize_line", "dedup_lines"),
     "_scan": ("candidate_windows",),
+    "_topk": ("prepare_matrix", "topk_cosine"),
 }
 #: the stems that have a Cython twin (``_<stem>_c.pyx``); the others are pure-only so far
-COMPILED: frozenset[str] = frozenset({"_literals", "_scan"})
+COMPILED: frozenset[str] = frozenset({"_literals", "_scan", "_truncate", "_dedup", "_topk"})
 
 IMPLEMENTATION: str = "pure"
 

@@ -17,7 +17,7 @@ cdef extern from "string.h":
     void *memrchr(const void *s, int c, size_t n) nogil
 
 
-def _check(index, data, literal_patterns, radius, line_reach, anchored):
+def _check(index, data, literal_patterns, radius, line_reach, anchored, follow):
     if not isinstance(index, BigramIndex):
         raise TypeError("index must be a BigramIndex")
     if not isinstance(data, bytes):
@@ -31,6 +31,14 @@ def _check(index, data, literal_patterns, radius, line_reach, anchored):
         for pattern in owners:
             if not 0 <= pattern < len(radius):
                 raise ValueError("pattern index out of range")
+    if (not isinstance(follow, tuple) or len(follow) != len(literal_patterns)
+            or any(not isinstance(rules, tuple) or len(rules) != len(owners) for rules, owners in zip(follow, literal_patterns))):
+        raise ValueError("follow must mirror literal_patterns: one rule per literal and owning pattern")
+    for rules in follow:
+        for rule in rules:
+            if rule is not None and not (isinstance(rule, tuple) and len(rule) == 3 and isinstance(rule[0], int)
+                                         and rule[0] >= 0 and isinstance(rule[2], bytes) and len(rule[2]) == 256):
+                raise ValueError("a follow rule is (distance >= 0, stop at newline, 256-byte table) or None")
 
 
 cdef inline Py_ssize_t _line_start_within(const unsigned char* buf, Py_ssize_t low, Py_ssize_t position) noexcept nogil:
@@ -87,9 +95,26 @@ cdef Py_ssize_t _flagged_positions(const unsigned char* buf, Py_ssize_t n, const
 DEF CLUSTER = 16
 
 
-def candidate_windows(index, data, literal_patterns, radius, line_reach, anchored):
+cdef inline bint _follows(const unsigned char* buf, Py_ssize_t n, Py_ssize_t hit_end, Py_ssize_t distance,
+                          char stop_at_newline, const unsigned char* table) noexcept nogil:
+    cdef Py_ssize_t j, end = hit_end + distance
+    if distance < 0:
+        return True
+    if end > n:
+        end = n
+    cdef unsigned char value
+    for j in range(hit_end, end):
+        value = table[buf[j]]
+        if value == 1:
+            return True
+        if value == 0 or (stop_at_newline and buf[j] == 10):
+            return False
+    return False
+
+
+def candidate_windows(index, data, literal_patterns, radius, line_reach, anchored, follow):
     """Return sorted ``(pattern, start, end, at_hit)`` byte windows (see ``_scan_py``)."""
-    _check(index, data, literal_patterns, radius, line_reach, anchored)
+    _check(index, data, literal_patterns, radius, line_reach, anchored, follow)
     cdef const unsigned char* buf = data
     cdef Py_ssize_t n = len(data)
     cdef bytes fold_bytes = index.fold
@@ -126,10 +151,15 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
     cdef Py_ssize_t* cl_count = <Py_ssize_t*> malloc((n_patterns + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* cl_hits = <Py_ssize_t*> malloc((n_patterns + 1) * CLUSTER * 2 * sizeof(Py_ssize_t))
     cdef Py_ssize_t* flagged = <Py_ssize_t*> malloc((n + 1) * sizeof(Py_ssize_t))
+    # follow rules, aligned with lp_ids (one per literal and owning pattern)
+    cdef Py_ssize_t* f_distance = <Py_ssize_t*> malloc((total + 1) * sizeof(Py_ssize_t))
+    cdef char* f_stop = <char*> malloc(total + 1)
+    cdef const unsigned char** f_table = <const unsigned char**> malloc((total + 1) * sizeof(void*))
     if not (lp_start and lp_ids and lit_len and lit_ptr and rad and reaches and anchors and win_low and win_high
-            and cl_low and cl_high and cl_count and cl_hits and flagged):
+            and cl_low and cl_high and cl_count and cl_hits and flagged and f_distance and f_stop and f_table):
         free(lp_start); free(lp_ids); free(lit_len); free(lit_ptr); free(rad); free(reaches); free(anchors)
         free(win_low); free(win_high); free(cl_low); free(cl_high); free(cl_count); free(cl_hits); free(flagged)
+        free(f_distance); free(f_stop); free(f_table)
         raise MemoryError()
     literals = index.literals  # keeps the literal bytes alive while we hold pointers
     out = []
@@ -139,8 +169,16 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
             lp_start[literal] = k
             lit_len[literal] = len(literals[literal])
             lit_ptr[literal] = <const unsigned char*> (<bytes> literals[literal])
-            for pattern in literal_patterns[literal]:
+            for pattern, rule in zip(literal_patterns[literal], follow[literal]):
                 lp_ids[k] = pattern
+                if rule is None:
+                    f_distance[k] = -1
+                    f_stop[k] = 0
+                    f_table[k] = NULL
+                else:
+                    f_distance[k] = rule[0]
+                    f_stop[k] = 1 if rule[1] else 0
+                    f_table[k] = <const unsigned char*> (<bytes> rule[2])
                 k += 1
         lp_start[n_literals] = k
         for pattern in range(n_patterns):
@@ -171,6 +209,8 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
                 hit_end = i + length
                 for k in range(lp_start[literal], lp_start[literal + 1]):
                     pattern = lp_ids[k]
+                    if f_distance[k] >= 0 and not _follows(buf, n, hit_end, f_distance[k], f_stop[k], f_table[k]):
+                        continue
                     low = hit_end - rad[pattern]
                     if low < 0:
                         low = 0
@@ -228,6 +268,7 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
     finally:
         free(lp_start); free(lp_ids); free(lit_len); free(lit_ptr); free(rad); free(reaches); free(anchors)
         free(win_low); free(win_high); free(cl_low); free(cl_high); free(cl_count); free(cl_hits); free(flagged)
+        free(f_distance); free(f_stop); free(f_table)
     return sorted(set(out))
 
 

@@ -15,7 +15,8 @@ from __future__ import annotations
 from ._tables import BigramIndex
 
 
-def _check(index: object, data: object, literal_patterns: object, radius: object, line_reach: object, anchored: object) -> None:
+def _check(index: object, data: object, literal_patterns: object, radius: object, line_reach: object,
+           anchored: object, follow: object) -> None:
     if not isinstance(index, BigramIndex):
         raise TypeError("index must be a BigramIndex")
     if not isinstance(data, bytes):
@@ -29,6 +30,32 @@ def _check(index: object, data: object, literal_patterns: object, radius: object
         for pattern in owners:
             if not 0 <= pattern < len(radius):
                 raise ValueError("pattern index out of range")
+    if (not isinstance(follow, tuple) or len(follow) != len(literal_patterns)
+            or any(not isinstance(rules, tuple) or len(rules) != len(owners) for rules, owners in zip(follow, literal_patterns))):
+        raise ValueError("follow must mirror literal_patterns: one rule per literal and owning pattern")
+    for rules in follow:
+        for rule in rules:
+            if rule is not None and not (isinstance(rule, tuple) and len(rule) == 3 and isinstance(rule[0], int)
+                                         and rule[0] >= 0 and isinstance(rule[2], bytes) and len(rule[2]) == 256):
+                raise ValueError("a follow rule is (distance >= 0, stop at newline, 256-byte table) or None")
+
+
+def _follows(data: bytes, hit_end: int, rule: tuple[int, bool, bytes] | None) -> bool:
+    """Whether the bytes after the hit satisfy the rule.
+
+    Within ``distance`` bytes, table value 1 passes, 0 rejects and any other
+    value moves on; a newline rejects when ``stop_at_newline`` (and is not 1).
+    """
+    if rule is None:
+        return True
+    distance, stop_at_newline, table = rule
+    for byte in data[hit_end : hit_end + distance]:
+        value = table[byte]
+        if value == 1:
+            return True
+        if value == 0 or (stop_at_newline and byte == 10):
+            return False
+    return False
 
 
 def _line_start_within(data: bytes, low: int, position: int) -> int:
@@ -57,6 +84,7 @@ def candidate_windows(
     radius: tuple[int, ...],
     line_reach: tuple[int, ...],
     anchored: tuple[bool, ...],
+    follow: tuple[tuple[tuple[int, bool, bytes] | None, ...], ...],
 ) -> list[tuple[int, int, int, bool]]:
     """Return sorted ``(pattern, start, end, at_hit)`` byte windows.
 
@@ -64,9 +92,12 @@ def candidate_windows(
     (every match starts at or just before a keyword) each hit is its own window
     with ``at_hit`` true, so the caller tries matches there only; a run of more
     than ``CLUSTER`` overlapping hits becomes one ordinary window instead, which
-    keeps hostile input (``key=key=key=...``) linear.
+    keeps hostile input (``key=key=key=...``) linear.  ``follow[literal][j]``
+    is the rule for ``literal_patterns[literal][j]``: when set, the hit opens
+    no window for that pattern unless a byte of the rule's table occurs within
+    its distance after the keyword (the pattern's next mandatory item).
     """
-    _check(index, data, literal_patterns, radius, line_reach, anchored)
+    _check(index, data, literal_patterns, radius, line_reach, anchored, follow)
     hay = data.translate(index.fold)
     hits: list[tuple[int, int]] = []
     for literal_id, literal in enumerate(index.literals):
@@ -89,7 +120,9 @@ def candidate_windows(
 
     for hit_start, literal_id in hits:
         hit_end = hit_start + len(index.literals[literal_id])
-        for pattern in literal_patterns[literal_id]:
+        for pattern, rule in zip(literal_patterns[literal_id], follow[literal_id]):
+            if not _follows(data, hit_end, rule):
+                continue
             low = max(0, hit_end - radius[pattern])
             high = min(n, hit_start + radius[pattern])
             reach = line_reach[pattern]

@@ -15,6 +15,7 @@ whole text and is what the conformance tests measure recall against.
 from __future__ import annotations
 
 import re
+import string
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
@@ -38,6 +39,8 @@ CONTEXT = 64
 BLOCK_WIDTH = 1024
 #: Try at most this many start positions before a keyword hit.
 MAX_LEAD = 32
+#: Follow conditions reaching further than this many characters are not used.
+MAX_FOLLOW = 64
 #: Windows larger than this (bytes) are always verified under the timeout.
 LARGE_WINDOW = 4096
 
@@ -152,6 +155,237 @@ def _max_lead(items: list[Any], keywords: Sequence[str], acc: int = 0) -> int | 
     return None
 
 
+#: (max characters skipped, first characters of the next mandatory item, can the skipped part hold a
+#: newline, the characters the skipped part can hold or None for any)
+Follow = tuple[int, frozenset[str], bool, "frozenset[str] | None"]
+
+
+def _item_chars(items: list[Any]) -> frozenset[str] | None:
+    """Every character a sequence of items can consume (None: any, or unknown)."""
+    chars: set[str] = set()
+    for op, arg in items:
+        name = str(op)
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            continue
+        if name == "LITERAL":
+            chars.add(chr(arg))
+        elif name == "IN":
+            for sub_op, sub_arg in arg:
+                sub = str(sub_op)
+                if sub == "LITERAL":
+                    chars.add(chr(sub_arg))
+                elif sub == "RANGE" and sub_arg[1] - sub_arg[0] < 256:
+                    chars.update(chr(c) for c in range(sub_arg[0], sub_arg[1] + 1))
+                elif sub == "CATEGORY" and str(sub_arg) == "CATEGORY_WORD":
+                    chars.update(string.ascii_letters + string.digits + "_" + _NON_ASCII)
+                elif sub == "CATEGORY" and str(sub_arg) == "CATEGORY_DIGIT":
+                    chars.update(string.digits + _NON_ASCII)
+                elif sub == "CATEGORY" and str(sub_arg) == "CATEGORY_SPACE":
+                    chars.update(" \t\n\r\f\v" + _NON_ASCII)
+                else:
+                    return None
+        elif name == "SUBPATTERN":
+            inner = _item_chars(list(arg[-1]))
+            if inner is None:
+                return None
+            chars |= inner
+        elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            inner = _item_chars(list(arg[2]))
+            if inner is None:
+                return None
+            chars |= inner
+        elif name == "BRANCH":
+            for branch in arg[1]:
+                inner = _item_chars(list(branch))
+                if inner is None:
+                    return None
+                chars |= inner
+        else:
+            return None
+    return frozenset(chars)
+
+
+#: Stands for "some non-ASCII character" in character sets (Unicode \w, \s, \d).
+_NON_ASCII = "\u0080"
+
+
+def _width(op: Any, arg: Any) -> tuple[int, int]:
+    from re import _parser as sre_parse  # type: ignore[attr-defined]
+
+    low, high = sre_parse.SubPattern(sre_parse.State(), [(op, arg)]).getwidth()
+    return int(low), int(high)
+
+
+def _char_set(op: Any, arg: Any) -> frozenset[str] | None:
+    """Characters one consuming item can start with, when that set is small and known."""
+    name = str(op)
+    if name == "LITERAL":
+        return frozenset(chr(arg))
+    if name == "IN":
+        chars: set[str] = set()
+        for sub_op, sub_arg in arg:
+            sub = str(sub_op)
+            if sub == "LITERAL":
+                chars.add(chr(sub_arg))
+            elif sub == "RANGE" and sub_arg[1] - sub_arg[0] < 64:
+                chars.update(chr(c) for c in range(sub_arg[0], sub_arg[1] + 1))
+            else:
+                return None
+        return frozenset(chars)
+    return None
+
+
+def _after(items: list[Any], acc: int = 0, crosses: bool = False,
+           filler: frozenset[str] | None = frozenset()) -> list[Follow] | None:
+    """Where the next mandatory item of ``items`` can start, with what, and what may come before."""
+    index = 0
+    while index < len(items):
+        op, arg = items[index]
+        name = str(op)
+        rest = list(items[index + 1 :])
+        if name in ("AT", "ASSERT", "ASSERT_NOT"):
+            index += 1
+            continue
+        low, high = _width(op, arg)
+        if low == 0:  # optional: skip over it, counting its width and its characters
+            if high > MAX_FOLLOW:
+                return None
+            acc += high
+            crosses = crosses or _can_match_newline([(op, arg)], False)
+            if acc > MAX_FOLLOW:
+                return None
+            skipped = _item_chars([(op, arg)])
+            filler = None if filler is None or skipped is None else filler | skipped
+            index += 1
+            continue
+        if name == "SUBPATTERN":
+            return _after(list(arg[-1]) + rest, acc, crosses, filler)
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
+            return _after(list(arg[2]), acc, crosses, filler)
+        if name == "BRANCH":
+            found: list[Follow] = []
+            for branch in arg[1]:
+                options = _after(list(branch) + rest, acc, crosses, filler)
+                if options is None:
+                    return None
+                found.extend(options)
+            return found
+        chars = _char_set(op, arg)
+        return None if chars is None else [(acc, chars, crosses, filler)]
+    return None
+
+
+def _follow_walk(items: list[Any], keywords: Sequence[str]) -> list[tuple[str, Follow]] | None:
+    """For each path, its anchor (the first literal run holding a keyword) and what must follow.
+
+    Returns ``(keyword, follow)`` for every keyword occurrence in every path's
+    anchor run, or None when some path has no such run or its continuation is
+    unknown (then no hit may be skipped).
+    """
+    index = 0
+    while index < len(items):
+        op, arg = items[index]
+        name = str(op)
+        if name == "LITERAL":
+            run = []
+            while index < len(items) and str(items[index][0]) == "LITERAL":
+                run.append(chr(items[index][1]))
+                index += 1
+            text = "".join(run)
+            lowered = text.lower()
+            occurrences = [(k, start + len(k)) for k in keywords
+                           for start in range(len(lowered)) if lowered.startswith(k, start)]
+            if not occurrences:
+                continue
+            found: list[tuple[str, Follow]] = []
+            for keyword, end in occurrences:
+                if end < len(text):
+                    found.append((keyword, (0, frozenset(text[end]), False, frozenset())))
+                    continue
+                options = _after(list(items[index:]))
+                if options is None:
+                    return None
+                found.extend((keyword, option) for option in options)
+            return found
+        rest = list(items[index + 1 :])
+        if name == "SUBPATTERN":
+            return _follow_walk(list(arg[-1]) + rest, keywords)
+        if name == "BRANCH":
+            found = []
+            for branch in arg[1]:
+                options = _follow_walk(list(branch) + rest, keywords)
+                if options is None:
+                    return None
+                found.extend(options)
+            return found
+        if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") and arg[0] >= 1 and arg[1] == 1:
+            return _follow_walk(list(arg[2]) + rest, keywords)
+        index += 1
+    return None
+
+
+FollowRule = tuple[int, bool, bytes]
+#: A keyword that anchors no path of its pattern: its hits open no window.
+NEVER = (0, False, bytes(256))
+
+
+def _follow(source: str, keywords: Sequence[str]) -> dict[str, FollowRule] | None:
+    """Return, per keyword, (bytes to look at after a hit, stop at a newline, 256-byte table).
+
+    A hit of keyword ``k`` can anchor a match only if, within that many bytes
+    after it and past only bytes the skipped optional items can hold, comes a
+    first character of the pattern's next mandatory item after ``k``.  ``generic-api-key`` needs an
+    assignment operator after ``token``, so ``Using token cache at ...`` is
+    rejected without running the regex.  Every match has an anchor hit that
+    passes its own rule, so skipping the others loses nothing.  None when the
+    analysis cannot prove this for every path.
+    """
+    try:
+        from re import _parser as sre_parse  # type: ignore[attr-defined]
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parsed = sre_parse.parse(source)
+        lowered = [k.lower() for k in keywords]
+        entries = _follow_walk(list(parsed), lowered)
+    except Exception:  # noqa: BLE001
+        return None
+    if not entries:
+        return None
+    fold = bool(parsed.state.flags & re.IGNORECASE)
+    rules: dict[str, FollowRule] = {}
+    for keyword in lowered:
+        options = [option for k, option in entries if k == keyword]
+        if not options:
+            rules[keyword] = NEVER
+            continue
+        # 1: the awaited character (the hit may anchor a match); 2: a character
+        # the skipped part may hold (keep looking); 0: impossible here (reject)
+        table = bytearray(256)
+        for _, _, _, filler in options:
+            if filler is None:
+                table = bytearray(b"\x02" * 256)
+                break
+            for ch in filler:
+                for variant in {ch, ch.lower(), ch.upper()} if fold else {ch}:
+                    if variant == _NON_ASCII:
+                        table[0x80:] = b"\x02" * 128
+                    elif len(variant) == 1 and ord(variant) < 128:
+                        table[ord(variant)] = 2
+        for _, chars, _, _ in options:
+            for ch in chars:
+                for variant in {ch, ch.lower(), ch.upper()} if fold else {ch}:
+                    if len(variant) != 1 or ord(variant) > 127:
+                        return None  # non-ASCII: keep it simple and exact
+                    table[ord(variant)] = 1
+        distance = max(option[0] for option in options)
+        crosses = any(option[2] for option in options)
+        # characters of the skipped part may be multi-byte: count bytes generously
+        rules[keyword] = (4 * distance + 1, not crosses, bytes(table))
+    return rules
+
+
 def _lead(source: str, keywords: Sequence[str]) -> int:
     """Return the proven lead of a pattern (see ``_max_lead``), or -1 when unknown."""
     try:
@@ -198,6 +432,7 @@ class ScanTables:
     anchored: tuple[bool, ...]  # a match starts within ``lead`` characters before a keyword hit
     lead: tuple[int, ...]  # -1: unbounded, verify by searching the window
     guarded: tuple[bool, ...]  # verify with a timeout (the shape analysis could not clear it)
+    follow: tuple[tuple[FollowRule | None, ...], ...]  # per keyword, per owning pattern (see _follow)
 
 
 class Scanner:
@@ -233,8 +468,14 @@ class Scanner:
             leads.append(_lead(pattern.regex, pattern.keywords))
             guarded.append(_needs_timeout(pattern.regex))
         index = _speedups.build_bigram_index(list(keyword_ids), ignore_case=True)
+        per_pattern = [_follow(p.regex, p.keywords) for p in patterns]
+        follow = tuple(
+            tuple((per_pattern[owner] or {}).get(keyword.decode(), None) if per_pattern[owner] is not None else None
+                  for owner in owners[literal_id])
+            for keyword, literal_id in keyword_ids.items()
+        )
         return ScanTables(index, tuple(tuple(o) for o in owners), tuple(radius), tuple(reach),
-                          tuple(lead >= 0 for lead in leads), tuple(leads), tuple(guarded))
+                          tuple(lead >= 0 for lead in leads), tuple(leads), tuple(guarded), follow)
 
     def _compiled_pattern(self, index: int) -> _Compiled:
         compiled = self._compiled.get(index)
@@ -248,7 +489,7 @@ class Scanner:
         if not raw:
             return []
         tables = self.tables
-        windows = _speedups.candidate_windows(tables.keywords, raw, tables.keyword_patterns, tables.radius, tables.line_reach, tables.anchored)
+        windows = _speedups.candidate_windows(tables.keywords, raw, tables.keyword_patterns, tables.radius, tables.line_reach, tables.anchored, tables.follow)
         spans = self._verify_all(raw, windows)
         if not spans:
             return []
@@ -322,7 +563,7 @@ class Scanner:
 
     def spans(self, data: bytes) -> list[tuple[int, int, str]]:
         """Return (start, end, pattern id) byte spans, for redaction inside the engine only."""
-        windows = _speedups.candidate_windows(self.tables.keywords, data, self.tables.keyword_patterns, self.tables.radius, self.tables.line_reach, self.tables.anchored)
+        windows = _speedups.candidate_windows(self.tables.keywords, data, self.tables.keyword_patterns, self.tables.radius, self.tables.line_reach, self.tables.anchored, self.tables.follow)
         return sorted((s, e, c.pattern.id) for s, e, c in _dedupe(self._verify_all(data, windows)))
 
     def __getstate__(self) -> dict[str, Any]:
