@@ -5,10 +5,20 @@ the hot paths; ``decide.naive.rules=N`` times the reference engine, which scans
 every rule in order.  Both see the same generated rule file (N permission rules
 for ``bash`` and N policy rules) and the same queries.
 
-The analysis of a command line (parse, shell normalisation, blocklist) depends
-on the text alone and is memoised per line (with the call's subject), like a
-compiled regex; rule evaluation, trace and decision are computed for every
-call.  ``decide.graph.cold.rules=N`` clears those memos before every call, so
+What is cached, and what is not:
+
+* per graph, built once at first use: the index tables in plain form, every
+  rule's condition as clauses with its glob / regex compiled;
+* per command line (``(tool, text)``, bounded LRU): the parse, the shell
+  normalisation, the blocklist's findings and the call's subjects, which depend
+  on the text alone;
+* per call, never cached: the candidate lookup in the permission and policy
+  indexes, the evaluation of every candidate rule in order, the stage logic and
+  the ``Decision``.  No decision is memoised.  The decision's sentences (source,
+  reason, trace, why-not) are written when first read, so the timed loop, which
+  reads only ``decision``, does not write them.
+
+``decide.graph.cold.rules=N`` clears the per-line memos before every call, so
 it is the figure for never-seen command lines.
 """
 

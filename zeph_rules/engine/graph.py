@@ -13,21 +13,38 @@ graph is what the warm path loads.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from functools import cached_property
+from typing import Any, Callable, Iterable, Mapping
 
 from .. import _speedups
+from .._speedups import _decide_py as D  # the clause kinds (shared by both twins)
 from .commands import parse_command
-from .evaluate import Subject, holds
-from .ir import FILTER, PERMISSION, Rule
-from .patterns import fold_for_prefilter
+from .evaluate import _FIELD_ATTRS, MISSING, Subject, compare, holds
+from .ir import FILTER, PERMISSION, And, Compare, Const, Expr, Not, Or, Regex, Rule
+from .patterns import _PREFILTER_FOLD, compiled_glob, regex_search
 
 _TRIE_END = ""  # key under which a trie node stores the rule orders ending there
 
 
+class _Derived:
+    """Tables derived from the frozen fields at first use; never pickled (rebuilt on demand)."""
+
+    _DERIVED: tuple[str, ...] = ()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        for name in self._DERIVED:
+            state.pop(name, None)
+        return state
+
+
 @dataclass(frozen=True)
-class FieldIndex:
+class FieldIndex(_Derived):
     """Lookup tables for one field of one rule group."""
+
+    _DERIVED = ("probe",)
 
     field: str
     exact: Mapping[str, tuple[int, ...]]
@@ -40,41 +57,28 @@ class FieldIndex:
     literal_rules_fold: tuple[tuple[int, ...], ...]
 
     def candidates(self, value: str, out: set[int]) -> None:
-        hits = self.exact.get(value)
-        if hits:
-            out.update(hits)
-        if self.exact_fold or self.trie_fold:
-            casefolded = value.casefold()  # the semantics of `~i`
-            hits = self.exact_fold.get(casefolded)
-            if hits:
-                out.update(hits)
-            if self.trie_fold:
-                _walk_trie(self.trie_fold, casefolded, out)
-        if self.trie:
-            _walk_trie(self.trie, value, out)
-        if self.literals is not None:
-            for literal_id in _speedups.find_literals(self.literals, value.encode("utf-8", "surrogatepass")):
-                out.update(self.literal_rules[literal_id])
-        if self.literals_fold is not None:
-            # regex case-folding also equates a few non-ASCII letters with ASCII ones
-            folded = fold_for_prefilter(value).encode("utf-8", "surrogatepass")
-            for literal_id in _speedups.find_literals(self.literals_fold, folded):
-                out.update(self.literal_rules_fold[literal_id])
+        """Add the orders of the rules whose key ``value`` satisfies to ``out``."""
+        _speedups.collect_candidates(self.probe, value, out)
+
+    @cached_property
+    def probe(self) -> tuple[Any, ...]:
+        """The plain-value tables ``_speedups.collect_candidates`` reads (see ``_decide_py``)."""
+        return (
+            self.exact or None, self.exact_fold or None, self.trie or None, self.trie_fold or None,
+            _literal_probe(self.literals, self.literal_rules),
+            _literal_probe(self.literals_fold, self.literal_rules_fold),
+            _PREFILTER_FOLD,
+        )
 
 
-def _walk_trie(trie: Mapping[str, Any], value: str, out: set[int]) -> None:
-    node = trie
-    for ch in value:
-        node = node.get(ch)  # type: ignore[assignment]
-        if node is None:
-            return
-        ends = node.get(_TRIE_END)
-        if ends:
-            out.update(ends)
+def _literal_probe(table: Any, rules: tuple[tuple[int, ...], ...]) -> tuple[Any, ...] | None:
+    if table is None:
+        return None
+    return table.class_of, table.delta, table.out_start, table.out_ids, table.n_classes, rules
 
 
 @dataclass(frozen=True)
-class GroupIndex:
+class GroupIndex(_Derived):
     """One ordered rule list (a tool's permissions, the policy, the filters)."""
 
     name: str
@@ -83,28 +87,178 @@ class GroupIndex:
     fields: tuple[FieldIndex, ...]
     always: tuple[int, ...]  # orders of rules that could not be indexed
 
+    _DERIVED = ("matcher",)
+
+    @cached_property
+    def matcher(self) -> tuple[Any, ...]:
+        """The plain-value form ``_speedups.first_match`` reads: (always, fields, tests); see ``_decide_py``."""
+        fields = []
+        for index in self.fields:
+            attr = _FIELD_ATTRS.get(index.field)
+            if attr is None or attr == "args":  # derived from ``args``: worked out only when there are args
+                fields.append((("args", functools.partial(_field_value, index.field)), index.probe))
+            else:
+                fields.append((attr, index.probe))
+        return self.always, tuple(fields), {rule.order: encode_test(rule.condition) for rule in self.rules}
+
+    def candidate_orders(self, subject: Subject) -> list[int]:
+        """Return the orders of the rules that might match ``subject``, ascending."""
+        return _speedups.candidate_orders(self.matcher, subject)  # type: ignore[no-any-return]
+
     def candidates(self, subject: Subject) -> list[Rule]:
         """Return the rules that might match ``subject``, in rule order."""
-        found: set[int] = set(self.always)
-        for index in self.fields:
-            value = subject.get(index.field)
-            if isinstance(value, str):
-                index.candidates(value, found)
-            elif isinstance(value, tuple):
-                for item in value:
-                    if isinstance(item, str):
-                        index.candidates(item, found)
         by_order = self.by_order
-        return [by_order[order] for order in sorted(found)]
+        return [by_order[order] for order in self.candidate_orders(subject)]
+
+    def first_match_orders(self, subject: Subject) -> tuple[int, list[int]]:
+        """Return the order of the first matching rule (-1: none) and the candidate orders tried before it."""
+        return _speedups.first_match(self.matcher, subject)  # type: ignore[no-any-return]
+
+    def first_match_tried(self, subject: Subject) -> tuple[Rule | None, list[Rule]]:
+        """Return the first rule that matches ``subject`` and the candidates tried before it."""
+        order, tried = _speedups.first_match(self.matcher, subject)
+        by_order = self.by_order
+        return (by_order[order] if order >= 0 else None), [by_order[o] for o in tried]
 
     def first_match(self, subject: Subject) -> Rule | None:
-        for rule in self.candidates(subject):
-            if holds(rule.condition, subject):
-                return rule
-        return None
+        order, _tried = _speedups.first_match(self.matcher, subject)
+        return self.by_order[order] if order >= 0 else None
 
     def all_matches(self, subject: Subject) -> list[Rule]:
-        return [rule for rule in self.candidates(subject) if holds(rule.condition, subject)]
+        by_order = self.by_order
+        return [by_order[order] for order in _speedups.all_matches(self.matcher, subject)]
+
+
+def _field_value(name: str, subject: Subject) -> Any:
+    return subject.get(name)
+
+
+# -------------------------------------------------------------------- conditions as functions
+
+
+def compile_test(expr: Expr) -> Callable[[Subject], Any]:
+    """Return a function of the subject that answers exactly what ``holds(expr, subject)`` does.
+
+    Comparisons of a plain string field with a string literal (the shapes rule
+    files are made of) become a direct test on the attribute with the glob
+    compiled once; every other shape, and any value that is not a ``str``,
+    goes through ``compare`` / ``holds``, the single definition of meaning.
+    """
+    if isinstance(expr, Compare):
+        return _compile_compare(expr)
+    if isinstance(expr, (And, Or)):
+        parts = tuple(compile_test(item) for item in expr.items)
+        if isinstance(expr, And):
+            if len(parts) == 2:
+                first, second = parts
+                return lambda subject: first(subject) and second(subject)
+            return lambda subject: all(part(subject) for part in parts)
+        return lambda subject: any(part(subject) for part in parts)
+    if isinstance(expr, Not):
+        inner = compile_test(expr.item)
+        return lambda subject: not inner(subject)
+    if isinstance(expr, Const):
+        value = expr.value
+        return lambda subject: value
+    return lambda subject: holds(expr, subject)  # raises the TypeError ``holds`` raises
+
+
+_PLAIN_ATTRS = frozenset({"tool", "command", "command_full", "program", "input", "trust", "phase", "caller"})
+_GLOB_SYNTAX = frozenset("*?[\\")
+
+
+def encode_test(expr: Expr) -> tuple[Any, ...]:
+    """Return the clauses ``_speedups.holds_test`` checks for ``expr`` (all must hold, in order).
+
+    A top-level ``and`` gives one clause per item; a comparison of a plain
+    string field with a string literal becomes data (attribute, kind, literal or
+    compiled glob, and the ``compare`` to fall back on for a value that is not a
+    ``str``); anything else is a function of the subject from ``compile_test``.
+    """
+    items = expr.items if isinstance(expr, And) else (expr,)
+    return tuple(_clause(item) for item in items)
+
+
+def _clause(expr: Expr) -> Any:
+    if not isinstance(expr, Compare) or _FIELD_ATTRS.get(expr.field) not in _PLAIN_ATTRS:
+        return compile_test(expr)
+    name, op, literal = expr.field, expr.op, expr.value
+    attr = _FIELD_ATTRS[name]
+    kind: int | None = None
+    arg: Any = None
+    if op in ("~", "~i") and isinstance(literal, str):
+        if not _GLOB_SYNTAX.intersection(literal):
+            kind, arg = (D.EQ_FOLD, literal.casefold()) if op == "~i" else (D.EQ, literal)
+        elif literal and not literal.strip("*"):
+            kind = D.ANY  # `*` matches any text, newlines included
+        else:
+            try:
+                arg = compiled_glob(literal, False, op == "~i").match
+            except Exception:  # noqa: BLE001 - a bad glob raises when evaluated, as with ``holds``
+                return compile_test(expr)
+            kind = D.GLOB_FOLD if op == "~i" else D.GLOB
+    elif op in ("==", "!=", "^=", "$=") and isinstance(literal, str):
+        kind, arg = {"==": D.EQ, "!=": D.NE, "^=": D.PREFIX, "$=": D.SUFFIX}[op], literal
+    elif op == "in" and isinstance(literal, tuple) and all(type(item) is str for item in literal):
+        kind, arg = D.IN, frozenset(literal)
+    elif op == "truthy":
+        kind = D.TRUTHY
+    elif op == "=~" and isinstance(literal, Regex):
+        kind, arg = D.CALL, functools.partial(regex_search, literal.source, literal.flags)
+    if kind is None:
+        return compile_test(expr)
+    return (attr, kind, arg, functools.partial(_generic, expr, name))
+
+
+def _generic(test: Compare, name: str, subject: Subject) -> bool:
+    return compare(test, subject.get(name))
+
+
+def _compile_compare(test: Compare) -> Callable[[Subject], Any]:
+    name, op, literal = test.field, test.op, test.value
+    attr = _FIELD_ATTRS.get(name)
+
+    def generic(subject: Subject) -> bool:
+        return compare(test, subject.get(name))
+
+    if attr not in _PLAIN_ATTRS:
+        return generic
+    fast: Callable[[str], bool] | None = None
+    if op in ("~", "~i") and isinstance(literal, str):
+        try:
+            match = compiled_glob(literal, False, op == "~i").match
+        except Exception:  # noqa: BLE001 - a bad glob raises when evaluated, as with ``holds``
+            return generic
+        if op == "~i":
+            fast = lambda value: match(value.casefold()) is not None  # noqa: E731
+        else:
+            fast = lambda value: match(value) is not None  # noqa: E731
+    elif op == "==" and isinstance(literal, str):
+        fast = literal.__eq__
+    elif op == "!=" and isinstance(literal, str):
+        fast = literal.__ne__
+    elif op == "^=" and isinstance(literal, str):
+        fast = lambda value: value.startswith(literal)  # noqa: E731
+    elif op == "$=" and isinstance(literal, str):
+        fast = lambda value: value.endswith(literal)  # noqa: E731
+    elif op == "in" and isinstance(literal, tuple) and all(type(item) is str for item in literal):
+        fast = frozenset(literal).__contains__
+    elif op == "truthy":
+        fast = lambda value: value != "" and value != "0" and value != "false"  # noqa: E731
+    elif op == "=~" and isinstance(literal, Regex):
+        source, flags = literal.source, literal.flags
+        fast = lambda value: regex_search(source, flags, value)  # noqa: E731
+    if fast is None:
+        return generic
+    test_value = fast
+
+    def plain(subject: Subject) -> bool:
+        value = getattr(subject, attr)
+        if type(value) is str:
+            return test_value(value)  # type: ignore[no-any-return]
+        return compare(test, MISSING if value is None else value)
+
+    return plain
 
 
 @dataclass(frozen=True)

@@ -18,10 +18,11 @@ from __future__ import annotations
 import functools
 import posixpath
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
-from .blocklist import BLOCKLIST, Blocklist, BlocklistResult
+from .. import _speedups
+from .blocklist import BLOCKLIST, Blocklist, BlocklistResult, Hit
 from .evaluate import Subject, holds
 from .graph import GroupIndex, MatcherGraph, call_subject
 from .ir import AUTHORIZATION, PERMISSION, POLICY, Compare, Rule, render
@@ -52,17 +53,46 @@ class TraceEntry(NamedTuple):
         return self._asdict()
 
 
+def _none() -> None:
+    return None
+
+
+#: The fields of a ``Decision`` that ``decide`` leaves to be worked out when first read.
+_LAZY = frozenset({"source", "reason", "trace", "why_not"})
+
+
 @dataclass(frozen=True)
 class Decision:
-    """The answer for one tool call: allow / ask / deny, and why."""
+    """The answer for one tool call: allow / ask / deny, and why.
+
+    ``decide`` fills ``decision``, ``stage`` and ``rule`` and keeps what the
+    other fields are made of (the rules tried, the subject); ``source``,
+    ``reason``, ``trace`` and ``why_not`` are built when first read, so a caller
+    that only wants the answer does not pay for the sentences.  Reading,
+    comparing, printing and pickling a decision look the same either way.
+    """
 
     decision: str
     stage: str
     rule: str | None
     source: str | None
     reason: str
-    trace: tuple[TraceEntry, ...] = ()
-    why_not: str | None = None
+    # factories, not plain defaults: a class attribute would hide a lazy value from ``__getattr__``
+    trace: tuple[TraceEntry, ...] = field(default_factory=tuple)
+    why_not: str | None = field(default_factory=_none)
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for a field missing from the instance: a lazily built decision
+        explain = self.__dict__.get("_explain")
+        if explain is None or name not in _LAZY:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        values = explain[0](*explain[1:])
+        self.__dict__.update(values)
+        self.__dict__.pop("_explain", None)
+        return values[name]
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in ("decision", "stage", "rule", "source", "reason", "trace", "why_not")}
 
     @property
     def quota_blocked(self) -> bool:
@@ -76,13 +106,21 @@ class Decision:
         }
 
 
-class _Verdict(NamedTuple):
-    effect: str
-    stage: str
-    rule: str | None
-    source: str | None
-    reason: str
-    why_not: str | None = None
+_new_decision = object.__new__
+
+
+#: One stage's answer: ``(effect, stage, rule id, explain)``, where ``explain`` is
+#: ``(function, *args)`` returning (source, reason, why_not).  A plain tuple: one is made per stage per call.
+_Verdict = tuple
+
+
+def _given(source: str | None, reason: str, why_not: str | None = None) -> tuple[str | None, str, str | None]:
+    return source, reason, why_not
+
+
+def _eager(effect: str, stage: str, rule: str | None, source: str | None, reason: str, why_not: str | None = None) -> _Verdict:
+    """A verdict whose sentences are already written (the rare stages)."""
+    return (effect, stage, rule, (_given, source, reason, why_not))
 
 
 # ------------------------------------------------------------------ the engine of one graph
@@ -116,102 +154,122 @@ class PolicyEngine:
         self.constraints = graph.groups.get(CONSTRAINT)
         self.sequences = graph.groups.get(SEQUENCE)
         self._plan = functools.lru_cache(maxsize=4096)(self._plan_uncached)
-        self.policy = _reindex(graph.groups.get(POLICY))
-        self.authorization = _reindex(graph.groups.get(AUTHORIZATION))
+        # the index pass already keys policy rules by what tells them apart (not the shared tool name)
+        self.policy = graph.groups.get(POLICY)
+        self.authorization = graph.groups.get(AUTHORIZATION)
+        self._policy_on = self.policy_configured and self.policy_enabled
+        self._policy_groups = tuple((stage, group) for stage, group in ((POLICY, self.policy), (AUTHORIZATION, self.authorization))
+                                    if group is not None)
+        self._default_verdict = None if self.default_effect is None else _eager(
+            self.default_effect, POLICY, "policy.default_effect", None,
+            f"No policy or authorization rule matches this call, so default_effect = {self.default_effect} applies.")
+        # casefolded tool name -> its permission list and that list's matcher tables
+        self._permission_groups: dict[str, tuple[GroupIndex | None, Any]] = {}
 
     # -------------------------------------------------------------- decide
 
     def decide(self, tool: str, input_or_args: str | Mapping[str, Any], session: Session | None = None,
                cwd: str | None = None, **context: Any) -> Decision:
-        """Return the decision for one call (see the module docstring for the order)."""
-        trace: list[TraceEntry] = []
-        key = tool.casefold()
-        if isinstance(input_or_args, str) and not context:
-            subject, segments, checked = self._plan(tool, input_or_args)  # memoised per (tool, text)
+        """Return the decision for one call (see the module docstring for the order).
+
+        Only the answer is computed here; the sentences (reason, trace, why-not)
+        are written from what is kept when the decision's fields are first read.
+        """
+        if type(input_or_args) is str and not context:
+            key, subject, segments, checked, hit = self._plan(tool, input_or_args)  # memoised per (tool, text)
         else:
-            subject = _subject(tool, input_or_args, context)
-            command = subject.command_full if (key in SHELL_TOOLS or not isinstance(input_or_args, str)) else None
-            checked = self.blocklist.check(command) if command is not None else None
-            segments = _segment_subjects(tool, subject, checked)
+            key, subject, segments, checked, hit = self._analyse(tool, input_or_args, context)
+        log: list[tuple[Any, ...]] = []  # (function, *args) -> trace entries, in order
         verdicts: list[_Verdict] = []
 
         # 1. shell blocklist
         if checked is not None:
-            for rule_id, source, matched, note in checked.considered:
-                trace.append(TraceEntry(BLOCKLIST, rule_id, source, matched, "deny" if matched else None, note))
-            hit = checked.first
+            log.append((_blocklist_trace, checked))
             if hit is not None:
-                verdict = _Verdict(hit.effect, BLOCKLIST, hit.rule_id, hit.source,
-                                   f"The blocklist rule {hit.rule_id} {_effect_phrase(hit.effect)} this command: it {hit.reason}.")
+                verdict = (hit.effect, BLOCKLIST, hit.rule_id, (_blocklist_explain, hit))
                 if hit.effect == "deny":
-                    return _finish(verdict, trace)
+                    return _decision(verdict, log)
                 verdicts.append(verdict)
 
         # 2. scoped constraints
         if self.constraints is not None:
-            verdict = self._constraints(tool, subject, segments, cwd, trace)
-            if verdict is not None:
-                return _finish(verdict, trace)
+            verdict_or_none = self._constraints(tool, subject, segments, cwd, log)
+            if verdict_or_none is not None:
+                return _decision(verdict_or_none, log)
 
         # 3. permissions
         if self.permissions_configured:
-            verdict = self._permissions(key, subject, segments, trace)
-            if verdict.effect == "deny":
-                return _finish(verdict, trace)
+            verdict = self._permissions(key, subject, segments, log)
+            if verdict[0] == "deny":
+                return _decision(verdict, log)
             verdicts.append(verdict)
 
         # 4. policy, then authorization
-        if self.policy_configured and self.policy_enabled:
-            verdict_or_none = self._policy(subject, trace)
+        if self._policy_on:
+            verdict_or_none = self._policy(subject, log)
             if verdict_or_none is not None:
-                if verdict_or_none.effect == "deny":
-                    return _finish(verdict_or_none, trace)
+                if verdict_or_none[0] == "deny":
+                    return _decision(verdict_or_none, log)
                 verdicts.append(verdict_or_none)
 
         # 5. file sandbox
         if self.sandbox.active and subject.path and (key in FILE_TOOLS or not isinstance(input_or_args, str)):
             refused, notes = self.sandbox.check(subject.path, cwd)
-            for note in notes:
-                trace.append(TraceEntry("sandbox", None, None, False, None, note))
+            entries = [TraceEntry("sandbox", None, None, False, None, note) for note in notes]
+            log.append((_listed, entries))
             if refused is not None:
-                trace.append(TraceEntry("sandbox", refused.rule, refused.source, True, "deny", refused.reason))
-                return _finish(_Verdict("deny", "sandbox", refused.rule, refused.source,
-                                        f"The file sandbox ({refused.rule}) denies this path: {refused.reason}."), trace)
+                entries.append(TraceEntry("sandbox", refused.rule, refused.source, True, "deny", refused.reason))
+                return _decision(_eager("deny", "sandbox", refused.rule, refused.source,
+                                        f"The file sandbox ({refused.rule}) denies this path: {refused.reason}."), log)
 
         # 6. blocked sequences
         if self.sequences is not None and session is not None and session.history:
-            verdict_or_none = self._sequences(subject, segments, session, trace)
+            verdict_or_none = self._sequences(subject, segments, session, log)
             if verdict_or_none is not None:
-                if verdict_or_none.effect == "deny":
-                    return _finish(verdict_or_none, trace)
+                if verdict_or_none[0] == "deny":
+                    return _decision(verdict_or_none, log)
                 verdicts.append(verdict_or_none)
 
         # 7. session quota
         if self.max_calls is not None and session is not None:
             over = session.calls >= self.max_calls
             note = f"{session.calls} of {self.max_calls} calls used"
-            trace.append(TraceEntry("quota", "quota_blocked", self.max_calls_source, over, "deny" if over else None, note))
+            log.append((_listed, [TraceEntry("quota", "quota_blocked", self.max_calls_source, over, "deny" if over else None, note)]))
             if over:
-                return _finish(_Verdict("deny", "quota", "quota_blocked", self.max_calls_source,
-                                        f"The session quota (max_tool_calls_per_session = {self.max_calls}) is used up: {note}."), trace)
+                return _decision(_eager("deny", "quota", "quota_blocked", self.max_calls_source,
+                                        f"The session quota (max_tool_calls_per_session = {self.max_calls}) is used up: {note}."), log)
 
         if not verdicts:
-            return _finish(_Verdict("ask", "default", None, None, f"No rule decides calls to `{tool}`, so the default is ask."), trace)
-        worst = max(verdicts, key=lambda v: _RANK[v.effect])
-        chosen = next(v for v in verdicts if v.effect == worst.effect)
-        return _finish(chosen, trace)
+            return _decision(_eager("ask", "default", None, None, f"No rule decides calls to `{tool}`, so the default is ask."), log)
+        chosen = verdicts[0]  # the most restrictive; the earliest stage among equals
+        for verdict in verdicts:
+            if _RANK[verdict[0]] > _RANK[chosen[0]]:
+                chosen = verdict
+        return _decision(chosen, log)
 
-    def _plan_uncached(self, tool: str, text: str) -> tuple[Subject, tuple[Subject, ...], BlocklistResult | None]:
+    def _plan_uncached(self, tool: str, text: str) -> tuple[str, Subject, tuple[Subject, ...], BlocklistResult | None, Hit | None]:
         """What a call's text alone determines: its subject, its segments, the blocklist's findings."""
+        key = tool.casefold()
         subject = _subject(tool, text, {})
-        checked = self.blocklist.check(text) if tool.casefold() in SHELL_TOOLS else None
-        return subject, _segment_subjects(tool, subject, checked), checked
+        checked = self.blocklist.check(text) if key in SHELL_TOOLS else None
+        return key, subject, _segment_subjects(tool, subject, checked), checked, checked.first if checked is not None else None
+
+    def _analyse(self, tool: str, input_or_args: str | Mapping[str, Any], context: Mapping[str, Any]
+                 ) -> tuple[str, Subject, tuple[Subject, ...], BlocklistResult | None, Hit | None]:
+        """The same as ``_plan`` for calls with arguments or context (not memoised)."""
+        key = tool.casefold()
+        subject = _subject(tool, input_or_args, context)
+        command = subject.command_full if (key in SHELL_TOOLS or not isinstance(input_or_args, str)) else None
+        checked = self.blocklist.check(command) if command is not None else None
+        return key, subject, _segment_subjects(tool, subject, checked), checked, checked.first if checked is not None else None
 
     # -------------------------------------------------------------- stages
 
     def _constraints(self, tool: str, subject: Subject, segments: Sequence[Subject], cwd: str | None,
-                     trace: list[TraceEntry]) -> _Verdict | None:
+                     log: list[tuple[Any, ...]]) -> _Verdict | None:
         assert self.constraints is not None
+        trace: list[TraceEntry] = []
+        log.append((_listed, trace))
         for rule in self.constraints.rules:
             payload = dict(rule.payload)
             check = payload.get("check")
@@ -230,55 +288,56 @@ class PolicyEngine:
                 note = (f"`{tool}` is a denied tool" if check == "denied_tool" else f"`{tool}` is not among the allowed tools") if matched else f"does not apply to `{tool}`"
             trace.append(TraceEntry("constraints", rule.id, str(rule.span), matched, "deny" if matched else None, note))
             if matched:
-                return _Verdict("deny", "constraints", rule.id, str(rule.span), f"The constraint {rule.id} denies this call: {note}.")
+                return _eager("deny", "constraints", rule.id, str(rule.span), f"The constraint {rule.id} denies this call: {note}.")
         return None
 
-    def _permissions(self, key: str, subject: Subject, segments: Sequence[Subject], trace: list[TraceEntry]) -> _Verdict:
-        group = self.graph.groups.get(f"{PERMISSION}:{key}")
-        inputs = segments if segments else (subject,)
+    def _permissions(self, key: str, subject: Subject, segments: Sequence[Subject], log: list[tuple[Any, ...]]) -> _Verdict:
+        found = self._permission_groups.get(key)
+        if found is None:
+            group = self.graph.groups.get(f"{PERMISSION}:{key}")
+            found = (group, None if group is None else group.matcher)
+            if len(self._permission_groups) < 4096:
+                self._permission_groups[key] = found
+        group, matcher = found
+        first_match = self.first_match
         worst: _Verdict | None = None
-        for item in inputs:
-            rule, tried = self.first_match(group, item)
-            for failed in tried:
-                trace.append(TraceEntry("permissions", failed.id, str(failed.span), False, None, f"`{item.input}` does not match {_rendered(failed)}"))
+        for item in segments or (subject,):
+            if matcher is None or first_match is not _first_match:
+                rule, tried = first_match(group, item)
+            else:  # the hot path, without the call through ``_first_match``
+                order, tried = _speedups.first_match(matcher, item)
+                rule = group.by_order[order] if order >= 0 else None  # type: ignore[union-attr]
+            log.append((_permission_trace, key, item, rule, group, tried))
             if rule is None:
-                verdict = _Verdict("ask", "permissions", None, None,
-                                   f"No permission rule for `{key}` matches `{item.input}`, so the default is ask.",
-                                   _why_not(tried, item))
-                trace.append(TraceEntry("permissions", None, None, False, "ask", f"no rule matches `{item.input}`; default ask"))
+                verdict: _Verdict = ("ask", "permissions", None, (_permission_explain, key, item, rule, group, tried))
             else:
-                verdict = _Verdict(rule.effect, "permissions", rule.id, str(rule.span),
-                                   f"The permission rule {rule.id} ({_pattern(rule)}) {_effect_phrase(rule.effect)} `{item.input}`.",
-                                   _why_not(tried, item))
-                trace.append(TraceEntry("permissions", rule.id, str(rule.span), True, rule.effect, f"`{item.input}` matches {_pattern(rule)}"))
-            if worst is None or _RANK[verdict.effect] > _RANK[worst.effect]:
+                verdict = (rule.effect, "permissions", rule.id, (_permission_explain, key, item, rule, group, tried))
+            if worst is None or _RANK[verdict[0]] > _RANK[worst[0]]:
                 worst = verdict
-                if verdict.effect == "deny":
+                if verdict[0] == "deny":
                     break  # the most restrictive answer is known
         assert worst is not None
         return worst
 
-    def _policy(self, subject: Subject, trace: list[TraceEntry]) -> _Verdict | None:
-        for stage, group in ((POLICY, self.policy), (AUTHORIZATION, self.authorization)):
-            if group is None:
-                continue
-            rule, tried = self.first_match(group, subject)
-            for failed in tried:
-                trace.append(TraceEntry(stage, failed.id, str(failed.span), False, None, f"{_rendered(failed)} is false for this call"))
+    def _policy(self, subject: Subject, log: list[tuple[Any, ...]]) -> _Verdict | None:
+        first_match = self.first_match
+        for stage, group in self._policy_groups:
+            if first_match is _first_match:  # the hot path, without the call through ``_first_match``
+                order, tried = _speedups.first_match(group.matcher, subject)
+                rule = group.by_order[order] if order >= 0 else None
+            else:
+                rule, tried = first_match(group, subject)
+            log.append((_policy_trace, stage, rule, group, tried))
             if rule is not None:
-                reason = dict(rule.payload).get("reason")
-                trace.append(TraceEntry(stage, rule.id, str(rule.span), True, rule.effect, f"{_rendered(rule)} holds"))
-                because = f": {reason}" if reason else f" because {_rendered(rule)} holds"
-                return _Verdict(rule.effect, stage, rule.id, str(rule.span),
-                                f"The {stage} rule {rule.id} {_effect_phrase(rule.effect)} this call{because}.", _why_not(tried, subject))
-        if self.default_effect is None:
-            return None
-        trace.append(TraceEntry(POLICY, "policy.default_effect", None, True, self.default_effect, "no policy or authorization rule matched"))
-        return _Verdict(self.default_effect, POLICY, "policy.default_effect", None,
-                        f"No policy or authorization rule matches this call, so default_effect = {self.default_effect} applies.")
+                return (rule.effect, stage, rule.id, (_policy_explain, stage, rule, group, tried, subject))
+        if self._default_verdict is not None:
+            log.append((_listed, [TraceEntry(POLICY, "policy.default_effect", None, True, self.default_effect, "no policy or authorization rule matched")]))
+        return self._default_verdict
 
-    def _sequences(self, subject: Subject, segments: Sequence[Subject], session: Session, trace: list[TraceEntry]) -> _Verdict | None:
+    def _sequences(self, subject: Subject, segments: Sequence[Subject], session: Session, log: list[tuple[Any, ...]]) -> _Verdict | None:
         assert self.sequences is not None
+        trace: list[TraceEntry] = []
+        log.append((_listed, trace))
         for rule in self.sequences.rules:
             if not any(holds(rule.condition, s) for s in (subject, *segments)):
                 continue
@@ -293,70 +352,105 @@ class PolicyEngine:
             trace.append(TraceEntry("sequence", rule.id, str(rule.span), matched, rule.effect if matched else None, note))
             if matched:
                 reason = dict(rule.payload).get("reason") or note
-                return _Verdict(rule.effect, "sequence", rule.id, str(rule.span),
-                                f"The blocked sequence {rule.id} {_effect_phrase(rule.effect)} this call: {reason}.")
+                return _eager(rule.effect, "sequence", rule.id, str(rule.span),
+                              f"The blocked sequence {rule.id} {_effect_phrase(rule.effect)} this call: {reason}.")
         return None
+
+
+_UNKNOWN: Any = object()
+
+
+# ------------------------------------------------------------------ the sentences, written when read
+
+
+def _decision(verdict: _Verdict, log: list[tuple[Any, ...]]) -> Decision:
+    """Build a decision whose source, reason, trace and why-not are written on first access."""
+    decision = _new_decision(Decision)
+    fields = decision.__dict__
+    fields["decision"], fields["stage"], fields["rule"], explain = verdict
+    fields["_explain"] = (_explain_decision, explain, log)
+    return decision
+
+
+def _explain_decision(explain: tuple[Any, ...], log: list[tuple[Any, ...]]) -> dict[str, Any]:
+    source, reason, why_not = explain[0](*explain[1:])
+    trace = tuple(entry for step in log for entry in step[0](*step[1:]))
+    return {"source": source, "reason": reason, "trace": trace, "why_not": why_not}
+
+
+def _listed(entries: list[TraceEntry]) -> list[TraceEntry]:
+    return entries
+
+
+def _blocklist_trace(checked: BlocklistResult) -> list[TraceEntry]:
+    return [TraceEntry(BLOCKLIST, rule_id, source, matched, "deny" if matched else None, note)
+            for rule_id, source, matched, note in checked.considered]
+
+
+def _blocklist_explain(hit: Hit) -> tuple[str | None, str, str | None]:
+    return hit.source, f"The blocklist rule {hit.rule_id} {_effect_phrase(hit.effect)} this command: it {hit.reason}.", None
+
+
+def _tried(group: GroupIndex | None, tried: Sequence[int]) -> list[Rule]:
+    """The rules behind the candidate orders a first-match tried."""
+    return [group.by_order[order] for order in tried] if group is not None else []
+
+
+def _permission_trace(key: str, item: Subject, rule: Rule | None, group: GroupIndex | None, tried: Sequence[int]) -> list[TraceEntry]:
+    entries = [TraceEntry("permissions", failed.id, str(failed.span), False, None, f"`{item.input}` does not match {_rendered(failed)}")
+               for failed in _tried(group, tried)]
+    if rule is None:
+        entries.append(TraceEntry("permissions", None, None, False, "ask", f"no rule matches `{item.input}`; default ask"))
+    else:
+        entries.append(TraceEntry("permissions", rule.id, str(rule.span), True, rule.effect, f"`{item.input}` matches {_pattern(rule)}"))
+    return entries
+
+
+def _permission_explain(key: str, item: Subject, rule: Rule | None, group: GroupIndex | None, tried: Sequence[int]
+                        ) -> tuple[str | None, str, str | None]:
+    tried_rules = _tried(group, tried)
+    if rule is None:
+        return None, f"No permission rule for `{key}` matches `{item.input}`, so the default is ask.", _why_not(tried_rules, item)
+    return (str(rule.span), f"The permission rule {rule.id} ({_pattern(rule)}) {_effect_phrase(rule.effect)} `{item.input}`.",
+            _why_not(tried_rules, item))
+
+
+def _policy_trace(stage: str, rule: Rule | None, group: GroupIndex | None, tried: Sequence[int]) -> list[TraceEntry]:
+    entries = [TraceEntry(stage, failed.id, str(failed.span), False, None, f"{_rendered(failed)} is false for this call")
+               for failed in _tried(group, tried)]
+    if rule is not None:
+        entries.append(TraceEntry(stage, rule.id, str(rule.span), True, rule.effect, f"{_rendered(rule)} holds"))
+    return entries
+
+
+def _policy_explain(stage: str, rule: Rule, group: GroupIndex | None, tried: Sequence[int], subject: Subject
+                    ) -> tuple[str | None, str, str | None]:
+    reason = dict(rule.payload).get("reason")
+    because = f": {reason}" if reason else f" because {_rendered(rule)} holds"
+    return str(rule.span), f"The {stage} rule {rule.id} {_effect_phrase(rule.effect)} this call{because}.", _why_not(_tried(group, tried), subject)
 
 
 # ------------------------------------------------------------------ helpers
 
 
-def _first_match(group: GroupIndex | None, subject: Subject) -> tuple[Rule | None, list[Rule]]:
-    """First matching rule of a group and the candidates tried before it."""
+def _first_match(group: GroupIndex | None, subject: Subject) -> tuple[Rule | None, Sequence[int]]:
+    """First matching rule of a group and the orders of the candidates tried before it."""
     if group is None:
-        return None, []
-    tried: list[Rule] = []
-    for rule in group.candidates(subject):
-        if holds(rule.condition, subject):
-            return rule, tried
-        tried.append(rule)
-    return None, tried
+        return None, ()
+    order, tried = _speedups.first_match(group.matcher, subject)
+    return (group.by_order[order] if order >= 0 else None), tried
 
 
-def _reindex(group: GroupIndex | None) -> GroupIndex | None:
-    """Re-index a group choosing, per rule, the key the fewest rules share.
-
-    The compiler picks each rule's most selective-looking key on its own, so in
-    ``tool == "bash" and command ^= "git x"`` it takes the exact tool name, which
-    every policy rule for bash shares; here the choice looks at the whole group.
-    """
-    if group is None or len(group.rules) < 8:
-        return group
-    from .compiler import _lower_group
-    from .ir import And
-    from .passes.index import keys_for
-
-    options: dict[int, list[tuple[Any, ...]]] = {}
-    counts: dict[Any, int] = {}
-    for rule in group.rules:
-        condition = rule.condition
-        items = condition.items if isinstance(condition, And) else (condition,)
-        found = [k for k in (keys_for(item) for item in items) if k]
-        options[rule.order] = found
-        for keys in found:
-            for key in keys:
-                counts[key] = counts.get(key, 0) + 1
-    chosen: dict[int, tuple[Any, ...]] = {}
-    for order, found in options.items():
-        if found:
-            chosen[order] = min(found, key=lambda keys: (max(counts[k] for k in keys), len(keys)))
-    return _lower_group(group.name, list(group.rules), chosen)
-
-
-def _first_match_naive(group: GroupIndex | None, subject: Subject) -> tuple[Rule | None, list[Rule]]:
+def _first_match_naive(group: GroupIndex | None, subject: Subject) -> tuple[Rule | None, Sequence[int]]:
     """The reference: every rule of the group in order (what ``NaiveEvaluator`` does)."""
     if group is None:
-        return None, []
-    tried: list[Rule] = []
+        return None, ()
+    tried: list[int] = []
     for rule in group.rules:
         if holds(rule.condition, subject):
-            return rule, [r for r in tried if _shares_index(r, group)]
-        tried.append(rule)
-    return None, [r for r in tried if _shares_index(r, group)]
-
-
-def _shares_index(rule: Rule, group: GroupIndex) -> bool:
-    return True
+            return rule, tried
+        tried.append(rule.order)
+    return None, tried
 
 
 def _why_not(tried: list[Rule], subject: Subject) -> str | None:
@@ -402,10 +496,6 @@ def _rendered(rule: Rule) -> str:
 
 def _effect_phrase(effect: str) -> str:
     return {"deny": "denies", "ask": "asks about", "allow": "allows"}[effect]
-
-
-def _finish(verdict: _Verdict, trace: list[TraceEntry]) -> Decision:
-    return Decision(verdict.effect, verdict.stage, verdict.rule, verdict.source, verdict.reason, tuple(trace), verdict.why_not)
 
 
 def _lexical(path: str, cwd: str | None = None) -> str:

@@ -101,10 +101,45 @@ def _regex_keys(field: str, value: Regex) -> Keys | None:
     return tuple(IndexKey(field, "literal", v, fold) for v in literals)
 
 
+def options_for(expr: Expr) -> list[Keys]:
+    """Return every way to index ``expr``: one key set per indexable conjunct (or the whole)."""
+    items = expr.items if isinstance(expr, And) else (expr,)
+    return [k for k in (keys_for(item) for item in items) if k]
+
+
+#: A group this small is cheap to scan; its rules keep their own best key.
+MIN_GROUP = 8
+
+
 def index(program: Program) -> Program:
-    """Record the index keys of every rule (rules without keys get none)."""
-    keys: dict[int, Keys] = {}
+    """Record the index keys of every rule (rules without keys get none).
+
+    Each rule alone prefers its most selective-looking key; but in a group where
+    ``tool == "bash" and command ^= "git x"`` is the shape of every rule, the
+    exact tool name is shared by all of them and selects nothing.  So, in a group
+    of at least ``MIN_GROUP`` rules, a rule whose conjuncts offer several keys
+    takes the one the fewest rules of its group share (ties: the most selective).
+    """
+    options: dict[int, list[Keys]] = {}
+    by_group: dict[str, list[int]] = {}
     for rule in program.rules:
+        options[rule.order] = options_for(rule.condition) if isinstance(rule.condition, And) else []
+        by_group.setdefault(rule.group, []).append(rule.order)
+    keys: dict[int, Keys] = {}
+    for orders in by_group.values():
+        counts: dict[IndexKey, int] = {}
+        if len(orders) >= MIN_GROUP:
+            for order in orders:
+                for found in options[order]:
+                    for key in found:
+                        counts[key] = counts.get(key, 0) + 1
+        for order in orders:
+            found_options = options[order]
+            if counts and len(found_options) > 1:
+                keys[order] = min(found_options, key=lambda ks: (max(counts[k] for k in ks), len(ks), -_score(ks)))
+    for rule in program.rules:
+        if rule.order in keys:
+            continue
         found = keys_for(rule.condition)
         if found:
             keys[rule.order] = found

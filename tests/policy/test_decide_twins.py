@@ -1,0 +1,215 @@
+"""The compiled and pure twins of the per-call rule lookup agree, errors included; decisions stay values."""
+
+from __future__ import annotations
+
+import importlib
+import pickle
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from zeph_rules import _speedups
+from zeph_rules._speedups import _decide_py
+from zeph_rules.engine.compiler import compile_rules
+from zeph_rules.engine.evaluate import Subject, holds
+from zeph_rules.engine.graph import NaiveEvaluator, call_subject, encode_test
+from zeph_rules.engine.ir import And, Compare, Const, Expr, Not, Or, Regex, Rule
+from zeph_rules.engine.ruleset import RuleSet
+from zeph_rules.engine.source import Span
+
+try:
+    _decide_c: ModuleType | None = importlib.import_module("zeph_rules._speedups._decide_c")
+except ImportError:  # the pure-only build
+    _decide_c = None
+
+needs_c = pytest.mark.skipif(_decide_c is None, reason="the compiled twin was not built")
+
+SPAN = Span("gen.toml", 1, 1, 1, 1)
+WORDS = ["git", "push", "Git", "cargo", "test", "rm", "-rf", "/", "sudo", "SUDO", "ſudo", "K", "k", "ı", "i", "İ",
+         "a/b", "*.env", "x y", "--force", "é", "ß", "ss", "/etc/passwd", "nextest", "deploy-3", "\n", "🙂"]
+FIELDS = ["command", "command.full", "command.program", "input", "tool", "path", "args", "trust"]
+REGEXES = ["^git\\s+push", "(?i)sudo", "rm\\s+-rf", "(cargo|go) test", "K", "^$", "ß|ss", "[ab]c", "deploy-3\\b"]
+
+words = st.sampled_from(WORDS)
+text = st.lists(words, max_size=5).map(" ".join)
+#: what calls may carry beyond the rule vocabulary (a lone surrogate, from a bad decode)
+call_text = st.lists(st.one_of(words, st.just("\udc80")), max_size=5).map(" ".join)
+globs = st.lists(st.one_of(words, st.sampled_from(["*", "?", "**", "[gG]", "*sudo*"])), min_size=1, max_size=4).map("".join)
+
+
+def _compare() -> st.SearchStrategy[Expr]:
+    field = st.sampled_from(FIELDS)
+    return st.one_of(
+        st.builds(lambda f, v: Compare(f, "==", v), field, st.one_of(text, st.just(3), st.just(True))),
+        st.builds(lambda f, v: Compare(f, "!=", v), field, text),
+        st.builds(lambda f, v: Compare(f, "^=", v), field, text.filter(bool)),
+        st.builds(lambda f, v: Compare(f, "$=", v), field, text),
+        st.builds(lambda f, g: Compare(f, "~", g), field, globs),
+        st.builds(lambda f, g: Compare(f, "~i", g), field, globs),
+        st.builds(lambda f, r: Compare(f, "=~", Regex(r)), field, st.sampled_from(REGEXES)),
+        st.builds(lambda f, r: Compare(f, "=~", Regex(r, "i")), field, st.sampled_from(REGEXES)),
+        st.builds(lambda f, vs: Compare(f, "in", tuple(vs)), field, st.lists(text, max_size=3)),
+        st.builds(lambda f: Compare(f, "truthy", None), field),
+    )
+
+
+conditions = st.recursive(
+    st.one_of(_compare(), st.sampled_from([Const(True), Const(False)])),
+    lambda inner: st.one_of(
+        st.lists(inner, min_size=2, max_size=3).map(lambda xs: And(tuple(xs))),
+        st.lists(inner, min_size=2, max_size=3).map(lambda xs: Or(tuple(xs))),
+        inner.map(Not),
+    ),
+    max_leaves=6,
+)
+payloads = st.one_of(
+    call_text,
+    st.builds(lambda c, p, t: {"command": c, "path": p, "mode": t}, call_text, call_text, call_text),
+    st.builds(lambda c, a: {"command": c, "args": a}, call_text, st.one_of(call_text, st.just(7), st.none())),
+)
+contexts = st.fixed_dictionaries({}, optional={"trust": st.one_of(call_text, st.just(2), st.just(("a", "b")))})
+
+
+def _graph(conds: list[Expr]) -> Any:
+    rules = [Rule(f"r{i}", "permission", "permission:bash", i + 1, c, ["allow", "ask", "deny"][i % 3], SPAN)
+             for i, c in enumerate(conds)]
+    return rules, compile_rules(RuleSet(rules=tuple(rules)))
+
+
+def _outcome(function: Any, *args: Any) -> tuple[str, Any]:
+    try:
+        return "ok", function(*args)
+    except Exception as exc:  # noqa: BLE001 - the twins must fail alike
+        return type(exc).__name__, str(exc)
+
+
+# ---------------------------------------------------------------- the pure twin is right (every leg)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conds=st.lists(conditions, min_size=1, max_size=10), calls=st.lists(st.tuples(payloads, contexts), min_size=1, max_size=4))
+def test_encoded_tests_mean_what_holds_means(conds: list[Expr], calls: list[tuple[Any, dict[str, Any]]]) -> None:
+    rules, graph = _graph(conds)
+    naive = NaiveEvaluator(rules)
+    for payload, context in calls:
+        subject = call_subject("bash", payload, **context)
+        for rule in rules:
+            assert _outcome(_speedups.holds_test, encode_test(rule.condition), subject) == _outcome(holds, rule.condition, subject)
+        got = graph.first_match("bash", payload, **context)
+        want = naive.first_match("bash", payload, **context)
+        assert (got.id if got else None) == (want.id if want else None)
+
+
+# ---------------------------------------------------------------- the twins agree
+
+
+@needs_c
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conds=st.lists(conditions, min_size=1, max_size=10), calls=st.lists(st.tuples(payloads, contexts), min_size=1, max_size=4))
+def test_twins_agree_on_groups(conds: list[Expr], calls: list[tuple[Any, dict[str, Any]]]) -> None:
+    assert _decide_c is not None
+    _rules, graph = _graph(conds)
+    group = graph.groups.get("permission:bash")
+    if group is None:  # every rule was pruned (false conditions)
+        return
+    for payload, context in calls:
+        subject = call_subject("bash", payload, **context)
+        for name in ("candidate_orders", "first_match", "all_matches"):
+            assert _outcome(getattr(_decide_c, name), group.matcher, subject) == _outcome(getattr(_decide_py, name), group.matcher, subject), name
+        for order, test in group.matcher[2].items():
+            assert _outcome(_decide_c.holds_test, test, subject) == _outcome(_decide_py.holds_test, test, subject), order
+
+
+@needs_c
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conds=st.lists(conditions, min_size=1, max_size=10), values=st.lists(st.one_of(call_text, st.text()), min_size=1, max_size=5))
+def test_twins_agree_on_field_probes(conds: list[Expr], values: list[str]) -> None:
+    assert _decide_c is not None
+    _rules, graph = _graph(conds)
+    group = graph.groups.get("permission:bash")
+    for index in group.fields if group is not None else ():
+        for value in values:
+            found_c: set[int] = set()
+            found_py: set[int] = set()
+            assert _outcome(_decide_c.collect_candidates, index.probe, value, found_c) == \
+                _outcome(_decide_py.collect_candidates, index.probe, value, found_py)
+            assert found_c == found_py, (index.field, value)
+
+
+BAD_CALLS: list[tuple[str, tuple[Any, ...]]] = [
+    ("collect_candidates", ((None,) * 6, "x", set())),
+    ("collect_candidates", ([None] * 7, "x", set())),
+    ("collect_candidates", ((None,) * 7, b"x", set())),
+    ("collect_candidates", ((None,) * 7, "x", [])),
+    ("collect_candidates", ((None, None, None, None, ("a", "b"), None, {}), "x", set())),
+    ("collect_candidates", ((None, None, None, None, None, (1, 2), {}), "x", set())),
+    ("candidate_orders", ((), Subject())),
+    ("candidate_orders", (((), ((1, 2, 3),), {}), Subject())),
+    ("candidate_orders", (((), (("input",),), {}), Subject(input="x"))),
+    ("candidate_orders", (((), ((7, (None,) * 7),), {}), Subject(input="x"))),
+    ("first_match", (((1,), (), {}), Subject())),  # a candidate without a test
+    ("first_match", (None, Subject())),
+    ("all_matches", (((1,), (), {1: "no"}), Subject())),
+    ("holds_test", ([], Subject())),
+    ("holds_test", ((("input", 0, None),), Subject(input="x"))),
+    ("holds_test", ((("input", 99, None, None),), Subject(input="x"))),
+    ("holds_test", ((("input", True, None, None),), Subject(input="x"))),
+    ("holds_test", ((("input", 0, None, None),), Subject(input="x"))),  # arg is not callable
+    ("holds_test", (((lambda s: 1 / 0),), Subject())),
+    ("holds_test", ((("input", 2, "x", None),), Subject())),  # no value, fallback not callable
+    ("holds_test", ((5,), Subject())),
+]
+
+
+@needs_c
+@pytest.mark.parametrize(("name", "args"), BAD_CALLS)
+def test_twins_fail_alike(name: str, args: tuple[Any, ...]) -> None:
+    assert _decide_c is not None
+    got_c = _outcome(getattr(_decide_c, name), *args)
+    got_py = _outcome(getattr(_decide_py, name), *args)
+    assert got_c == got_py
+    assert got_py[0] != "ok"
+
+
+@needs_c
+def test_the_selector_binds_the_decide_twin(implementation: str) -> None:
+    module = _decide_c if implementation == "compiled" else _decide_py
+    assert module is not None
+    for name in _speedups.TWINS["_decide"]:
+        assert getattr(_speedups, name) is getattr(module, name)
+
+
+# ---------------------------------------------------------------- decisions built lazily are still plain values
+
+
+def test_a_lazy_decision_reads_compares_and_pickles_like_an_eager_one(allow_all: Any) -> None:
+    from zeph_rules.engine.policy import Decision, decide
+
+    first = decide(allow_all, "bash", "git status && rm -rf /")
+    second = decide(allow_all, "bash", "git status && rm -rf /")
+    assert "_explain" in first.__dict__  # nothing written yet
+    assert first == second and hash(first) == hash(second)
+    eager = Decision(first.decision, first.stage, first.rule, first.source, first.reason, first.trace, first.why_not)
+    assert eager == first and eager.as_json() == first.as_json()
+    assert "_explain" not in first.__dict__
+    third = decide(allow_all, "bash", "git status && rm -rf /")
+    restored = pickle.loads(pickle.dumps(third))
+    assert restored == eager and "_explain" not in restored.__dict__
+    assert repr(restored) == repr(eager)
+    with pytest.raises(AttributeError):
+        third.nothing  # noqa: B018
+    with pytest.raises(Exception, match="cannot assign"):
+        third.decision = "allow"  # type: ignore[misc]
+
+
+def test_policy_rules_are_keyed_by_what_tells_them_apart() -> None:
+    from zeph_rules.bench_policy import compile_policy_rules
+
+    _ruleset, graph = compile_policy_rules(1000)
+    group = graph.groups["policy"]
+    assert len(group.always) == 0
+    subject = call_subject("bash", "git task-0 now")
+    assert len(group.candidate_orders(subject)) <= 3  # not every `tool == "bash"` rule

@@ -1,0 +1,195 @@
+"""Pure-Python candidate lookup for one indexed field: the readable reference for ``_decide_c``.
+
+A *probe* is the plain-value form of one ``FieldIndex`` (built once per graph,
+at first use, by ``engine.graph``)::
+
+    (exact, exact_fold, trie, trie_fold, literals, literals_fold, prefilter_fold)
+
+``exact`` / ``exact_fold`` map a value (casefolded for ``_fold``) to rule
+orders; ``trie`` / ``trie_fold`` are nested ``{char: node}`` dicts whose node
+key ``""`` holds the orders of the prefixes ending there; ``literals`` /
+``literals_fold`` are the arrays of a ``LiteralTable`` and the rule orders
+per literal id, ``(class_of, delta, out_start, out_ids, n_classes, rules)``, or
+``None``; ``prefilter_fold`` is the ``str.translate`` map applied after
+``casefold`` for the case-insensitive literal table (non-ASCII text only: for
+ASCII text the table's class map already folds case).  Empty tables are ``None``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+PROBE_SIZE = 7
+
+
+def _check(probe: object, value: object, out: object) -> None:
+    if not isinstance(probe, tuple) or len(probe) != PROBE_SIZE:
+        raise TypeError("probe must be a tuple of 7 tables")
+    if not isinstance(value, str):
+        raise TypeError("value must be str")
+    if not isinstance(out, set):
+        raise TypeError("out must be a set")
+
+
+def _walk(trie: dict[str, Any], value: str, out: set[int]) -> None:
+    node = trie
+    for ch in value:
+        node = node.get(ch)  # type: ignore[assignment]
+        if node is None:
+            return
+        ends = node.get("")
+        if ends:
+            out.update(ends)
+
+
+def _scan(literals: tuple[Any, ...], data: bytes, out: set[int]) -> None:
+    if not isinstance(literals, tuple) or len(literals) != 6:
+        raise TypeError("literals must be (class_of, delta, out_start, out_ids, n_classes, rules)")
+    class_of, delta, out_start, out_ids, n_classes, rules = literals
+    state = 0
+    for byte in data:
+        state = delta[state * n_classes + class_of[byte]]
+        begin = out_start[state]
+        end = out_start[state + 1]
+        while begin < end:
+            out.update(rules[out_ids[begin]])
+            begin += 1
+
+
+def collect_candidates(probe: tuple[Any, ...], value: str, out: set[int]) -> None:
+    """Add to ``out`` the orders of every rule whose index key ``value`` satisfies."""
+    _check(probe, value, out)
+    exact, exact_fold, trie, trie_fold, literals, literals_fold, prefilter_fold = probe
+    if exact is not None:
+        hits = exact.get(value)
+        if hits:
+            out.update(hits)
+    if exact_fold is not None or trie_fold is not None:
+        casefolded = value.casefold()  # the semantics of `~i`
+        if exact_fold is not None:
+            hits = exact_fold.get(casefolded)
+            if hits:
+                out.update(hits)
+        if trie_fold is not None:
+            _walk(trie_fold, casefolded, out)
+    if trie is not None:
+        _walk(trie, value, out)
+    if literals is not None:
+        _scan(literals, value.encode("utf-8", "surrogatepass"), out)
+    if literals_fold is not None:
+        # regex case-folding also equates a few non-ASCII letters with ASCII ones
+        folded = value if value.isascii() else value.casefold().translate(prefilter_fold)
+        _scan(literals_fold, folded.encode("utf-8", "surrogatepass"), out)
+
+
+# ---------------------------------------------------------------- a whole group: candidates, then tests in order
+
+#: Clause kinds: what a clause ``(attr, kind, arg, fallback)`` checks on a ``str`` attribute value.
+GLOB, GLOB_FOLD, EQ, EQ_FOLD, NE, PREFIX, SUFFIX, IN, TRUTHY, ANY, CALL = range(11)
+GROUP_SIZE = 3
+CLAUSE_SIZE = 4
+
+
+def _check_group(group: object) -> None:
+    if not isinstance(group, tuple) or len(group) != GROUP_SIZE:
+        raise TypeError("group must be a tuple (always, fields, tests)")
+
+
+def candidate_orders(group: tuple[Any, ...], subject: Any) -> list[int]:
+    """Return the orders of the rules of ``group`` that might match ``subject``, ascending.
+
+    ``group`` is ``(always, fields, tests)``: the orders checked for every
+    subject, ``(attr, probe)`` per indexed field (``attr`` names the subject's
+    attribute, or is ``(guard, derive)`` for a derived field: ``derive(subject)``
+    when the attribute ``guard`` is truthy), and rule
+    order -> test (see ``holds_test``).
+    """
+    _check_group(group)
+    always, fields, _tests = group
+    found: set[int] = set(always)
+    for entry in fields:
+        if type(entry) is not tuple or len(entry) != 2:
+            raise TypeError("a field is (attr, probe)")
+        attr, probe = entry
+        if type(attr) is str:
+            value = getattr(subject, attr)
+        else:  # (guard, derive): a derived value, worked out only when the guard attribute is truthy
+            if type(attr) is not tuple or len(attr) != 2:
+                raise TypeError("a field's attr is a name or (guard, derive)")
+            guard, derive = attr
+            value = derive(subject) if getattr(subject, guard) else None
+        if isinstance(value, str):
+            collect_candidates(probe, value, found)
+        elif isinstance(value, tuple):
+            for item in value:
+                if isinstance(item, str):
+                    collect_candidates(probe, item, found)
+    return sorted(found)
+
+
+def holds_test(test: tuple[Any, ...], subject: Any) -> bool:
+    """Return whether every clause of ``test`` holds for ``subject``.
+
+    A clause is a function of the subject, or ``(attr, kind, arg, fallback)``:
+    a check of kind ``kind`` against ``arg`` when the attribute is a ``str``,
+    else ``fallback(subject)``.
+    """
+    if not isinstance(test, tuple):
+        raise TypeError("test must be a tuple of clauses")
+    for clause in test:
+        if type(clause) is not tuple:
+            if not clause(subject):
+                return False
+            continue
+        if len(clause) != CLAUSE_SIZE:
+            raise TypeError("a clause is (attr, kind, arg, fallback)")
+        attr, kind, arg, fallback = clause
+        value = getattr(subject, attr)
+        if type(value) is not str:
+            if not fallback(subject):
+                return False
+            continue
+        if type(kind) is not int or not 0 <= kind < 11:
+            raise ValueError(f"unknown clause kind {kind!r}")
+        if kind == GLOB:
+            ok = arg(value) is not None
+        elif kind == GLOB_FOLD:
+            ok = arg(value.casefold()) is not None
+        elif kind == EQ:
+            ok = value == arg
+        elif kind == EQ_FOLD:
+            ok = value.casefold() == arg
+        elif kind == NE:
+            ok = value != arg
+        elif kind == PREFIX:
+            ok = value.startswith(arg)
+        elif kind == SUFFIX:
+            ok = value.endswith(arg)
+        elif kind == IN:
+            ok = value in arg
+        elif kind == TRUTHY:
+            ok = value != "" and value != "0" and value != "false"
+        elif kind == ANY:
+            ok = True
+        else:  # CALL
+            ok = bool(arg(value))
+        if not ok:
+            return False
+    return True
+
+
+def first_match(group: tuple[Any, ...], subject: Any) -> tuple[int, list[int]]:
+    """Return the order of the first rule of ``group`` that holds (-1: none) and the candidate orders tried before it."""
+    tests = group[2] if isinstance(group, tuple) and len(group) == GROUP_SIZE else None
+    tried: list[int] = []
+    for order in candidate_orders(group, subject):
+        if holds_test(tests[order], subject):  # type: ignore[index]
+            return order, tried
+        tried.append(order)
+    return -1, tried
+
+
+def all_matches(group: tuple[Any, ...], subject: Any) -> list[int]:
+    """Return the orders of every rule of ``group`` that holds, ascending."""
+    tests = group[2] if isinstance(group, tuple) and len(group) == GROUP_SIZE else None
+    return [order for order in candidate_orders(group, subject) if holds_test(tests[order], subject)]  # type: ignore[index]
