@@ -1,14 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False
 """Compiled multi-literal search; the twin of ``_literals_py`` (same names, results, errors)."""
 
-from ._tables import LiteralTable
-
-
-cdef inline _check(object table, object data):
-    if not isinstance(table, LiteralTable):
-        raise TypeError("table must be a LiteralTable")
-    if not isinstance(data, bytes):
-        raise TypeError("data must be bytes")
+# validation is cold and must raise exactly what the pure twin raises: share it
+from ._literals_py import _check
 
 
 def find_literals(table, data):

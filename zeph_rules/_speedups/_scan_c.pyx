@@ -10,35 +10,12 @@ from libc.stdlib cimport malloc, free
 from libc.stdint cimport uint32_t
 from libc.string cimport memchr
 
-from ._tables import BigramIndex
+# validation is cold and must raise exactly what the pure twin raises: share it
+from ._scan_py import _check
 
 
 cdef extern from "string.h":
     void *memrchr(const void *s, int c, size_t n) nogil
-
-
-def _check(index, data, literal_patterns, radius, line_reach, anchored, follow):
-    if not isinstance(index, BigramIndex):
-        raise TypeError("index must be a BigramIndex")
-    if not isinstance(data, bytes):
-        raise TypeError("data must be bytes")
-    if not isinstance(literal_patterns, tuple) or len(literal_patterns) != len(index.literals):
-        raise ValueError("literal_patterns must be a tuple with one entry per literal")
-    if (not isinstance(radius, tuple) or not isinstance(line_reach, tuple) or not isinstance(anchored, tuple)
-            or not len(radius) == len(line_reach) == len(anchored)):
-        raise ValueError("radius, line_reach and anchored must be tuples of the same length")
-    for owners in literal_patterns:
-        for pattern in owners:
-            if not 0 <= pattern < len(radius):
-                raise ValueError("pattern index out of range")
-    if (not isinstance(follow, tuple) or len(follow) != len(literal_patterns)
-            or any(not isinstance(rules, tuple) or len(rules) != len(owners) for rules, owners in zip(follow, literal_patterns))):
-        raise ValueError("follow must mirror literal_patterns: one rule per literal and owning pattern")
-    for rules in follow:
-        for rule in rules:
-            if rule is not None and not (isinstance(rule, tuple) and len(rule) == 3 and isinstance(rule[0], int)
-                                         and rule[0] >= 0 and isinstance(rule[2], bytes) and len(rule[2]) == 256):
-                raise ValueError("a follow rule is (distance >= 0, stop at newline, 256-byte table) or None")
 
 
 cdef inline Py_ssize_t _line_start_within(const unsigned char* buf, Py_ssize_t low, Py_ssize_t position) noexcept nogil:

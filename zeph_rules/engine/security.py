@@ -26,9 +26,9 @@ from .security_reference import (
     SecretPattern,
     _Compiled,
     _dedupe,
-    _secret_span,
+    _secret_of,
     load_patterns,
-    shannon_entropy,
+    shannon_entropy,  # noqa: F401 - re-exported for callers of this module
 )
 
 #: Upper bound on a window's reach for patterns whose width is unbounded.
@@ -107,6 +107,15 @@ def _can_match_newline(items: list[Any], dotall: bool) -> bool:
     return False
 
 
+def _literal_run(items: list[Any], index: int) -> tuple[str, int]:
+    """Return the text of the run of LITERAL items starting at ``index`` and the index after it."""
+    run = []
+    while index < len(items) and str(items[index][0]) == "LITERAL":
+        run.append(chr(items[index][1]))
+        index += 1
+    return "".join(run), index
+
+
 def _max_lead(items: list[Any], keywords: Sequence[str], acc: int = 0) -> int | None:
     """Return how many characters a match can consume before a keyword must start.
 
@@ -122,11 +131,8 @@ def _max_lead(items: list[Any], keywords: Sequence[str], acc: int = 0) -> int | 
         op, arg = items[index]
         name = str(op)
         if name == "LITERAL":
-            run = []
-            while index < len(items) and str(items[index][0]) == "LITERAL":
-                run.append(chr(items[index][1]))
-                index += 1
-            text = "".join(run).lower()
+            text, index = _literal_run(items, index)
+            text = text.lower()
             offsets = [text.find(k) for k in keywords if k in text]
             if offsets:
                 return acc + min(offsets)
@@ -287,11 +293,7 @@ def _follow_walk(items: list[Any], keywords: Sequence[str]) -> list[tuple[str, F
         op, arg = items[index]
         name = str(op)
         if name == "LITERAL":
-            run = []
-            while index < len(items) and str(items[index][0]) == "LITERAL":
-                run.append(chr(items[index][1]))
-                index += 1
-            text = "".join(run)
+            text, index = _literal_run(items, index)
             lowered = text.lower()
             occurrences = [(k, start + len(k)) for k in keywords
                            for start in range(len(lowered)) if lowered.startswith(k, start)]
@@ -510,7 +512,6 @@ class Scanner:
         match starting exactly there is tried.
         """
         compiled = self._compiled_pattern(pattern_index)
-        pattern = compiled.pattern
         lead = -1 if search or not self.tables.anchored[pattern_index] else self.tables.lead[pattern_index]
         start = max(0, low - CONTEXT - 4 * max(self.tables.lead[pattern_index], 0))
         end = min(len(raw), high + CONTEXT)
@@ -532,16 +533,11 @@ class Scanner:
             else:
                 matches = compiled.rx.finditer(window, hit, timeout=timeout)
             for match in matches:
-                secret_start, secret_end = _secret_span(match, pattern.secret_group)
-                if secret_end <= secret_start:
+                span = _secret_of(match, compiled)
+                if span is None:
                     continue
-                value = window[secret_start:secret_end]
-                if pattern.entropy is not None and shannon_entropy(value) < pattern.entropy:
-                    continue
-                if any(allow.search(value) for allow in compiled.allow):
-                    continue
-                absolute = start + len(window[:secret_start].encode("utf-8", "surrogateescape"))
-                length = len(value.encode("utf-8", "surrogateescape"))
+                absolute = start + len(window[: span[0]].encode("utf-8", "surrogateescape"))
+                length = len(window[span[0] : span[1]].encode("utf-8", "surrogateescape"))
                 yield absolute, absolute + length, compiled
         except TimeoutError:
             return  # a pathological window for this pattern: skip it, never hang

@@ -159,6 +159,19 @@ def _secret_span(m: "regex.Match[str]", group: int) -> tuple[int, int]:
     return m.span(0)
 
 
+def _secret_of(m: "regex.Match[str]", c: _Compiled) -> tuple[int, int] | None:
+    """Return the span of a match's secret, or None when it is empty, too random-poor or allowlisted."""
+    start, end = _secret_span(m, c.pattern.secret_group)
+    if end <= start:
+        return None
+    value = m.string[start:end]
+    if c.pattern.entropy is not None and shannon_entropy(value) < c.pattern.entropy:
+        return None
+    if any(a.search(value) for a in c.allow):
+        return None
+    return start, end
+
+
 def _raw_findings(
     text: str, compiled: Iterable[_Compiled], timeout: float
 ) -> list[tuple[int, int, _Compiled]]:
@@ -167,19 +180,12 @@ def _raw_findings(
     for c in compiled:
         if not any(k in lowered for k in c.keywords):
             continue
-        pat = c.pattern
         hits: list[tuple[int, int, _Compiled]] = []
         try:
             for m in c.rx.finditer(text, overlapped=False, timeout=timeout):
-                start, end = _secret_span(m, pat.secret_group)
-                if end <= start:
-                    continue
-                value = text[start:end]
-                if pat.entropy is not None and shannon_entropy(value) < pat.entropy:
-                    continue
-                if any(a.search(value) for a in c.allow):
-                    continue
-                hits.append((start, end, c))
+                span = _secret_of(m, c)
+                if span is not None:
+                    hits.append((span[0], span[1], c))
         except TimeoutError:
             continue  # a pathological input for this pattern: skip the pattern, not the scan
         out.extend(hits)
