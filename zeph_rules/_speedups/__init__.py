@@ -17,7 +17,19 @@ import os
 import platform
 from types import ModuleType
 
+from typing import TYPE_CHECKING
+
 from ._tables import BigramIndex, LiteralTable, build_bigram_index, build_literal_table
+
+if TYPE_CHECKING:  # type checkers see the pure twins, the readable reference
+    from ._decide_py import all_matches as all_matches, candidate_orders as candidate_orders
+    from ._decide_py import collect_candidates as collect_candidates, first_match as first_match
+    from ._decide_py import holds_test as holds_test
+    from ._dedup_py import dedup_lines as dedup_lines, normalize_line as normalize_line
+    from ._literals_py import find_literal_hits as find_literal_hits, find_literals as find_literals
+    from ._scan_py import candidate_windows as candidate_windows
+    from ._topk_py import prepare_matrix as prepare_matrix, topk_cosine as topk_cosine
+    from ._truncate_py import count_lines as count_lines, head_tail_split as head_tail_split
 
 #: twin module stem -> the names it exports
 TWINS: dict[str, tuple[str, ...]] = {

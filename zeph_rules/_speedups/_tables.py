@@ -28,10 +28,10 @@ class LiteralTable(NamedTuple):
     n_states: int
     n_classes: int
     class_of: bytes
-    delta: array  # array('i')
-    out_start: array  # array('i')
-    out_ids: array  # array('i')
-    lengths: array  # array('i')
+    delta: "array[int]"  # array('i')
+    out_start: "array[int]"  # array('i')
+    out_ids: "array[int]"  # array('i')
+    lengths: "array[int]"  # array('i')
     ignore_case: bool
 
 
@@ -144,9 +144,9 @@ class BigramIndex(NamedTuple):
     filter2: bytes  # 8192 bytes: one bit per 16-bit value
     filter3: bytes
     filter4: bytes
-    bucket_of: array  # array('H'), 65536 entries
-    bucket_start: array  # array('i')
-    bucket_ids: array  # array('i')
+    bucket_of: "array[int]"  # array('H'), 65536 entries
+    bucket_start: "array[int]"  # array('i')
+    bucket_ids: "array[int]"  # array('i')
     ignore_case: bool
 
 

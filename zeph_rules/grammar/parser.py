@@ -133,7 +133,7 @@ class _ToIR(Transformer[Token, Expr]):
     def false(self, meta: Any, items: list[Token]) -> Any:
         return ("lit", False, items[0])
 
-    def list(self, meta: Any, items: list[Any]) -> Any:
+    def literal_list(self, meta: Any, items: list[Any]) -> Any:
         values = tuple(item[1] for item in items if item is not None)
         return ("lit", values, None)
 
