@@ -8,7 +8,8 @@ for ``bash`` and N policy rules) and the same queries.
 What is cached, and what is not:
 
 * per graph, built once at first use: the index tables in plain form, every
-  rule's condition as clauses with its glob / regex compiled;
+  rule's condition as clauses with its glob / regex compiled, prefix tries in
+  radix form; per tool name, the tool's permission tables and rule ranks;
 * per command line (``(tool, text)``, bounded LRU): the parse, the shell
   normalisation, the blocklist's findings and the call's subjects, which depend
   on the text alone;

@@ -213,3 +213,31 @@ def test_policy_rules_are_keyed_by_what_tells_them_apart() -> None:
     assert len(group.always) == 0
     subject = call_subject("bash", "git task-0 now")
     assert len(group.candidate_orders(subject)) <= 3  # not every `tool == "bash"` rule
+
+
+@needs_c
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conds=st.lists(conditions, min_size=1, max_size=10), calls=st.lists(st.tuples(payloads, contexts), min_size=1, max_size=4))
+def test_twins_agree_on_whole_calls(conds: list[Expr], calls: list[tuple[Any, dict[str, Any]]]) -> None:
+    assert _decide_c is not None
+    rules, graph = _graph(conds)
+    group = graph.groups.get("permission:bash")
+    matcher = None if group is None else group.matcher
+    ranks = {rule.order: {"allow": 0, "ask": 1, "deny": 2}[rule.effect] for rule in rules}
+    for payload, context in calls:
+        subject = call_subject("bash", payload, **context)
+        items = (subject, call_subject("bash", "git push", **context), subject)
+        for policies in ((), (matcher,) if matcher is not None else (), (matcher, matcher) if matcher is not None else ()):
+            for perm in (matcher, None):
+                args = (perm, ranks, items, policies, subject)
+                assert _outcome(_decide_c.decide_lists, *args) == _outcome(_decide_py.decide_lists, *args)
+
+
+@needs_c
+@pytest.mark.parametrize("args", [(None, {}, [], (), Subject()), (None, {}, (), [], Subject()), (((1,), (), {1: ()}), {}, (Subject(),), (), Subject()),
+                                  (None, {}, (Subject(),), (None,), Subject())])
+def test_decide_lists_twins_fail_alike(args: tuple[Any, ...]) -> None:
+    assert _decide_c is not None
+    got_c = _outcome(_decide_c.decide_lists, *args)
+    assert got_c == _outcome(_decide_py.decide_lists, *args)
+    assert got_c[0] != "ok"

@@ -38,7 +38,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "_dedup": ("normalize_line", "dedup_lines"),
     "_scan": ("candidate_windows",),
     "_topk": ("prepare_matrix", "topk_cosine"),
-    "_decide": ("collect_candidates", "candidate_orders", "holds_test", "first_match", "all_matches"),
+    "_decide": ("collect_candidates", "candidate_orders", "holds_test", "first_match", "all_matches", "decide_lists"),
 }
 #: the stems that have a Cython twin (``_<stem>_c.pyx``); the others are pure-only so far
 COMPILED: frozenset[str] = frozenset({"_literals", "_scan", "_truncate", "_dedup", "_topk", "_decide"})

@@ -7,7 +7,6 @@ folding for the case-insensitive literal table, whose class map folds ASCII.
 
 cimport cython
 from cpython cimport array
-from cpython.dict cimport PyDict_GetItem
 from cpython.object cimport PyObject
 from cpython.set cimport PySet_Add
 
@@ -20,6 +19,9 @@ cdef extern from "Python.h":
     Py_UCS4 PyUnicode_READ(int kind, void* data, Py_ssize_t index)
     object PyUnicode_FromOrdinal(int)
     char* PyBytes_AS_STRING(object)
+    Py_ssize_t PyUnicode_Tailmatch(object, object, Py_ssize_t, Py_ssize_t, int) except -1
+    PyObject* PyDict_GetItemWithError(object, object) except? NULL
+    Py_ssize_t PY_SSIZE_T_MAX
     Py_ssize_t PyBytes_GET_SIZE(object)
 
 PROBE_SIZE = 7
@@ -45,29 +47,32 @@ cdef inline int _update(set out, object hits) except -1:
 
 
 cdef int _walk(object trie, object value, set out) except -1:
-    cdef Py_ssize_t i, n = PyUnicode_GET_LENGTH(value)
+    # a radix trie (see ``_decide_py.radix_trie``): one dict lookup per branching point
+    cdef Py_ssize_t i = 0, n = PyUnicode_GET_LENGTH(value)
     cdef int kind = PyUnicode_KIND(value)
     cdef void* data = PyUnicode_DATA(value)
     cdef PyObject* found
     cdef object node = trie
-    for i in range(n):
+    cdef object entry
+    while i < n:
         ch = PyUnicode_FromOrdinal(PyUnicode_READ(kind, data, i))
         if type(node) is dict:
-            found = PyDict_GetItem(node, ch)
+            found = PyDict_GetItemWithError(node, ch)
             if found is NULL:
                 return 0
-            node = <object>found
+            entry = <object>found
         else:
-            node = node.get(ch)
-            if node is None:
+            entry = node.get(ch)
+            if entry is None:
                 return 0
-        if type(node) is dict:
-            found = PyDict_GetItem(node, "")
-            ends = None if found is NULL else <object>found
-        else:
-            ends = node.get("")
+        label, ends, node = entry
+        if not PyUnicode_Tailmatch(value, label, i, PY_SSIZE_T_MAX, -1):
+            return 0
+        i += len(label)
         if ends:
             _update(out, ends)
+        if node is None:
+            return 0
     return 0
 
 
@@ -108,6 +113,10 @@ cdef int _scan(object literals, object value, set out) except -1:
 def collect_candidates(probe, value, out):
     """Add to ``out`` the orders of every rule whose index key ``value`` satisfies."""
     _check(probe, value, out)
+    _collect(probe, value, out)
+
+
+cdef int _collect(tuple probe, object value, set out) except -1:
     exact, exact_fold, trie, trie_fold, literals, literals_fold, prefilter_fold = probe
     cdef object text = value
     cdef set found = out
@@ -130,6 +139,7 @@ def collect_candidates(probe, value, out):
     if literals_fold is not None:
         # regex case-folding also equates a few non-ASCII letters with ASCII ones
         _scan(literals_fold, text if PyUnicode_IS_ASCII(text) else text.casefold().translate(prefilter_fold), found)
+    return 0
 
 
 # ---------------------------------------------------------------- a whole group: candidates, then tests in order
@@ -172,11 +182,13 @@ cdef list _candidate_orders(tuple group, object subject):
             guard, derive = attr
             value = derive(subject) if getattr(subject, guard) else None
         if isinstance(value, str):
-            collect_candidates(probe, value, found)
+            _check(probe, value, found)
+            _collect(probe, value, found)
         elif isinstance(value, tuple):
             for item in value:
                 if isinstance(item, str):
-                    collect_candidates(probe, item, found)
+                    _check(probe, item, found)
+                    _collect(probe, item, found)
     cdef list out = list(found)
     out.sort()
     return out
@@ -241,8 +253,7 @@ def holds_test(test, subject):
     return _holds(test, subject)
 
 
-def first_match(group, subject):
-    """Return the order of the first rule of ``group`` that holds (-1: none) and the candidate orders tried before it."""
+cdef tuple _first_match(object group, object subject):
     _check_group(group)
     tests = (<tuple>group)[2]
     cdef list tried = []
@@ -253,8 +264,47 @@ def first_match(group, subject):
     return -1, tried
 
 
+def first_match(group, subject):
+    """Return the order of the first rule of ``group`` that holds (-1: none) and the candidate orders tried before it."""
+    return _first_match(group, subject)
+
+
 def all_matches(group, subject):
     """Return the orders of every rule of ``group`` that holds, ascending."""
     _check_group(group)
     tests = (<tuple>group)[2]
     return [order for order in _candidate_orders(group, subject) if _holds(tests[order], subject)]
+
+
+# ---------------------------------------------------------------- a call: a tool's permission list, then the policy lists
+
+
+def decide_lists(permissions, ranks, items, policies, subject):
+    """Run the permission list over each item, then (unless it denied) the policy lists over ``subject``."""
+    if not isinstance(items, tuple) or not isinstance(policies, tuple):
+        raise TypeError("items and policies must be tuples")
+    cdef list found = []
+    cdef list policy = []
+    cdef Py_ssize_t worst = -1
+    cdef tuple answer
+    worst_rank = -1
+    for item in <tuple>items:
+        if permissions is None:
+            answer = (-1, [])
+            rank = 1
+        else:
+            answer = _first_match(permissions, item)
+            order = answer[0]
+            rank = 1 if order < 0 else ranks[order]
+        found.append(answer)
+        if rank > worst_rank:
+            worst = len(found) - 1
+            worst_rank = rank
+            if rank >= 2:
+                return worst, found, []
+    for group in <tuple>policies:
+        answer = _first_match(group, subject)
+        policy.append(answer)
+        if answer[0] >= 0:
+            break
+    return worst, found, policy

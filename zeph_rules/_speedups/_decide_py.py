@@ -6,8 +6,11 @@ at first use, by ``engine.graph``)::
     (exact, exact_fold, trie, trie_fold, literals, literals_fold, prefilter_fold)
 
 ``exact`` / ``exact_fold`` map a value (casefolded for ``_fold``) to rule
-orders; ``trie`` / ``trie_fold`` are nested ``{char: node}`` dicts whose node
-key ``""`` holds the orders of the prefixes ending there; ``literals`` /
+orders; ``trie`` / ``trie_fold`` are radix tries (see ``radix_trie``): a node
+is a dict ``{first char: (label, ends, child)}`` where ``label`` is the whole
+edge text (starting with that char), ``ends`` the orders of the prefixes ending
+after it (or ``None``) and ``child`` the next node (or ``None``), so a walk does
+one dict lookup per branching point rather than per character; ``literals`` /
 ``literals_fold`` are the arrays of a ``LiteralTable`` and the rule orders
 per literal id, ``(class_of, delta, out_start, out_ids, n_classes, rules)``, or
 ``None``; ``prefilter_fold`` is the ``str.translate`` map applied after
@@ -31,15 +34,40 @@ def _check(probe: object, value: object, out: object) -> None:
         raise TypeError("out must be a set")
 
 
-def _walk(trie: dict[str, Any], value: str, out: set[int]) -> None:
+def radix_trie(node: dict[str, Any]) -> dict[str, Any] | None:
+    """Return the radix form of a ``{char: node, "": orders}`` trie (``None`` when empty).
+
+    Chains of nodes with one child and no orders become one edge label.  The
+    root's own orders (an empty prefix) are dropped: a walk never reports them.
+    """
+    out: dict[str, Any] = {}
+    for ch, child in node.items():
+        if ch == "":
+            continue
+        label = ch
+        while len(child) == 1 and "" not in child:
+            ((next_ch, child),) = child.items()
+            label += next_ch
+        out[ch] = (label, child.get("") or None, radix_trie(child))
+    return out or None
+
+
+def _walk(trie: Any, value: str, out: set[int]) -> None:
     node = trie
-    for ch in value:
-        node = node.get(ch)  # type: ignore[assignment]
-        if node is None:
+    i = 0
+    n = len(value)
+    while i < n:
+        entry = node.get(value[i])
+        if entry is None:
             return
-        ends = node.get("")
+        label, ends, node = entry
+        if not value.startswith(label, i):
+            return
+        i += len(label)
         if ends:
             out.update(ends)
+        if node is None:
+            return
 
 
 def _scan(literals: tuple[Any, ...], data: bytes, out: set[int]) -> None:
@@ -193,3 +221,50 @@ def all_matches(group: tuple[Any, ...], subject: Any) -> list[int]:
     """Return the orders of every rule of ``group`` that holds, ascending."""
     tests = group[2] if isinstance(group, tuple) and len(group) == GROUP_SIZE else None
     return [order for order in candidate_orders(group, subject) if holds_test(tests[order], subject)]  # type: ignore[index]
+
+
+# ---------------------------------------------------------------- a call: a tool's permission list, then the policy lists
+
+
+def decide_lists(permissions: tuple[Any, ...] | None, ranks: Any, items: tuple[Any, ...], policies: tuple[Any, ...],
+                 subject: Any) -> tuple[int, list[tuple[int, list[int]]], list[tuple[int, list[int]]]]:
+    """Run the permission list over each item, then (unless it denied) the policy lists over ``subject``.
+
+    ``permissions`` is a group (see ``candidate_orders``) or ``None`` (the tool
+    has no list: every item gets no rule); ``ranks`` maps the order of each of
+    its rules to 0 (allow), 1 (ask) or 2 (deny); ``items`` are the subjects the
+    list sees (the segments of a command line, or the call itself), empty when
+    no permissions are configured; ``policies`` are the groups tried in turn on
+    ``subject`` until one has a matching rule (empty when policy is off).
+
+    Returns ``(worst, found, policy)``: ``found`` is ``(order, tried)`` per item
+    looked at (``first_match``'s answer; looking stops after the first deny),
+    ``worst`` the index in ``found`` of the most restrictive answer (the earliest
+    among equals; no rule counts as ask) or -1 when ``found`` is empty, and
+    ``policy`` is ``(order, tried)`` per policy group looked at; it is empty when
+    the permission list denied.
+    """
+    if not isinstance(items, tuple) or not isinstance(policies, tuple):
+        raise TypeError("items and policies must be tuples")
+    found: list[tuple[int, list[int]]] = []
+    worst = -1
+    worst_rank = -1
+    for item in items:
+        if permissions is None:
+            order, tried = -1, []
+            rank = 1
+        else:
+            order, tried = first_match(permissions, item)
+            rank = 1 if order < 0 else ranks[order]
+        found.append((order, tried))
+        if rank > worst_rank:
+            worst, worst_rank = len(found) - 1, rank
+            if rank >= 2:
+                return worst, found, []
+    policy: list[tuple[int, list[int]]] = []
+    for group in policies:
+        order, tried = first_match(group, subject)
+        policy.append((order, tried))
+        if order >= 0:
+            break
+    return worst, found, policy

@@ -64,7 +64,7 @@ class FieldIndex(_Derived):
     def probe(self) -> tuple[Any, ...]:
         """The plain-value tables ``_speedups.collect_candidates`` reads (see ``_decide_py``)."""
         return (
-            self.exact or None, self.exact_fold or None, self.trie or None, self.trie_fold or None,
+            self.exact or None, self.exact_fold or None, D.radix_trie(self.trie), D.radix_trie(self.trie_fold),
             _literal_probe(self.literals, self.literal_rules),
             _literal_probe(self.literals_fold, self.literal_rules_fold),
             _PREFILTER_FOLD,

@@ -165,6 +165,13 @@ class PolicyEngine:
             f"No policy or authorization rule matches this call, so default_effect = {self.default_effect} applies.")
         # casefolded tool name -> its permission list and that list's matcher tables
         self._permission_groups: dict[str, tuple[GroupIndex | None, Any]] = {}
+        # casefolded tool name -> its decision plan (see ``_tool_plan``)
+        self._tools: dict[str, tuple[Any, ...]] = {}
+        self._policy_stages = tuple(stage for stage, _group in self._policy_groups)
+        self._indexed = not reference
+        # a call takes the fast path when no stage but the blocklist, permissions and policy can apply to it
+        self._fast = not reference and self.constraints is None
+        self._sandbox_active = self.sandbox.active
 
     # -------------------------------------------------------------- decide
 
@@ -179,6 +186,35 @@ class PolicyEngine:
             key, subject, segments, checked, hit = self._plan(tool, input_or_args)  # memoised per (tool, text)
         else:
             key, subject, segments, checked, hit = self._analyse(tool, input_or_args, context)
+        if (self._fast and hit is None and (session is None or (self.max_calls is None and (self.sequences is None or not session.history)))
+                and not (self._sandbox_active and subject.path and (key in FILE_TOOLS or type(input_or_args) is not str))):
+            # the common case: only permissions and policy can have an opinion; one compiled call answers both
+            plan = self._tools.get(key) or self._tool_plan(key)
+            group, matcher, ranks, policies = plan
+            worst, found, policy = _speedups.decide_lists(matcher, ranks, (segments or (subject,)) if self.permissions_configured else (),
+                                                          policies, subject)
+            explain = (_explain_fast, self, tool, key, subject, segments, checked, plan, worst, found, policy)
+            effect = None
+            if worst >= 0:
+                order = found[worst][0]
+                if order >= 0:
+                    rule = group.by_order[order]
+                    effect, stage, rule_id = rule.effect, "permissions", rule.id
+                    if effect == "deny":
+                        return _lazy_decision(effect, stage, rule_id, explain)
+                else:
+                    effect, stage, rule_id = "ask", "permissions", None
+            if policy and policy[-1][0] >= 0:
+                index = len(policy) - 1
+                rule = self._policy_groups[index][1].by_order[policy[-1][0]]  # type: ignore[union-attr]
+                if effect is None or _RANK[rule.effect] > _RANK[effect]:
+                    effect, stage, rule_id = rule.effect, self._policy_stages[index], rule.id
+            elif self._policy_on and self._default_verdict is not None:
+                if effect is None or _RANK[self.default_effect] > _RANK[effect]:
+                    effect, stage, rule_id = self._default_verdict[0], POLICY, "policy.default_effect"
+            if effect is None:
+                return _lazy_decision("ask", "default", None, explain)
+            return _lazy_decision(effect, stage, rule_id, explain)
         log: list[tuple[Any, ...]] = []  # (function, *args) -> trace entries, in order
         verdicts: list[_Verdict] = []
 
@@ -197,20 +233,29 @@ class PolicyEngine:
             if verdict_or_none is not None:
                 return _decision(verdict_or_none, log)
 
-        # 3. permissions
-        if self.permissions_configured:
-            verdict = self._permissions(key, subject, segments, log)
-            if verdict[0] == "deny":
-                return _decision(verdict, log)
-            verdicts.append(verdict)
-
-        # 4. policy, then authorization
-        if self._policy_on:
-            verdict_or_none = self._policy(subject, log)
+        # 3. permissions, 4. policy, then authorization
+        if self._indexed:
+            permission, verdict_or_none = self._lists(key, subject, segments, log)
+            if permission is not None:
+                if permission[0] == "deny":
+                    return _decision(permission, log)
+                verdicts.append(permission)
             if verdict_or_none is not None:
                 if verdict_or_none[0] == "deny":
                     return _decision(verdict_or_none, log)
                 verdicts.append(verdict_or_none)
+        else:
+            if self.permissions_configured:
+                verdict = self._permissions(key, subject, segments, log)
+                if verdict[0] == "deny":
+                    return _decision(verdict, log)
+                verdicts.append(verdict)
+            if self._policy_on:
+                verdict_or_none = self._policy(subject, log)
+                if verdict_or_none is not None:
+                    if verdict_or_none[0] == "deny":
+                        return _decision(verdict_or_none, log)
+                    verdicts.append(verdict_or_none)
 
         # 5. file sandbox
         if self.sandbox.active and subject.path and (key in FILE_TOOLS or not isinstance(input_or_args, str)):
@@ -246,6 +291,49 @@ class PolicyEngine:
             if _RANK[verdict[0]] > _RANK[chosen[0]]:
                 chosen = verdict
         return _decision(chosen, log)
+
+    def _tool_plan(self, key: str) -> tuple[Any, ...]:
+        """What ``decide`` needs per tool, worked out once: (permission group, its tables, rule ranks, policy tables)."""
+        group = self.graph.groups.get(f"{PERMISSION}:{key}")
+        plan = (group, None if group is None else group.matcher,
+                {} if group is None else {rule.order: _RANK[rule.effect] for rule in group.rules},
+                tuple(g.matcher for _stage, g in self._policy_groups) if self._policy_on else ())  # type: ignore[union-attr]
+        if len(self._tools) < 4096:
+            self._tools[key] = plan
+        return plan
+
+    def _lists(self, key: str, subject: Subject, segments: Sequence[Subject], log: list[tuple[Any, ...]],
+               answer: tuple[Any, ...] | None = None) -> tuple[_Verdict | None, _Verdict | None]:
+        """The permission and policy verdicts (each ``None`` when that stage has no opinion), logging what was tried.
+
+        ``answer`` is what ``_speedups.decide_lists`` returned for this call, when the caller already has it.
+        """
+        plan = self._tools.get(key) or self._tool_plan(key)
+        group, matcher, ranks, policies = plan
+        if answer is None:
+            answer = _speedups.decide_lists(matcher, ranks, (segments or (subject,)) if self.permissions_configured else (), policies, subject)
+        worst, found, policy = answer
+        permission: _Verdict | None = None
+        items = segments or (subject,)
+        for index, (order, tried) in enumerate(found):
+            item = items[index]
+            rule = group.by_order[order] if order >= 0 else None  # type: ignore[union-attr]
+            log.append((_permission_trace, key, item, rule, group, tried))
+            if index == worst:
+                permission = (rule.effect if rule is not None else "ask", "permissions", rule.id if rule is not None else None,
+                              (_permission_explain, key, item, rule, group, tried))
+        if permission is not None and permission[0] == "deny":
+            return permission, None
+        if not self._policy_on:
+            return permission, None
+        for (stage, group_p), (order, tried) in zip(self._policy_groups, policy):
+            rule = group_p.by_order[order] if order >= 0 else None  # type: ignore[union-attr]
+            log.append((_policy_trace, stage, rule, group_p, tried))
+            if rule is not None:
+                return permission, (rule.effect, stage, rule.id, (_policy_explain, stage, rule, group_p, tried, subject))
+        if self._default_verdict is not None:
+            log.append((_listed, [TraceEntry(POLICY, "policy.default_effect", None, True, self.default_effect, "no policy or authorization rule matched")]))
+        return permission, self._default_verdict
 
     def _plan_uncached(self, tool: str, text: str) -> tuple[str, Subject, tuple[Subject, ...], BlocklistResult | None, Hit | None]:
         """What a call's text alone determines: its subject, its segments, the blocklist's findings."""
@@ -370,6 +458,34 @@ def _decision(verdict: _Verdict, log: list[tuple[Any, ...]]) -> Decision:
     fields["decision"], fields["stage"], fields["rule"], explain = verdict
     fields["_explain"] = (_explain_decision, explain, log)
     return decision
+
+
+def _lazy_decision(effect: str, stage: str, rule_id: str | None, explain: tuple[Any, ...]) -> Decision:
+    """Build a decision from the fast path; ``explain`` replays the call's stages when a sentence is first read."""
+    decision = _new_decision(Decision)
+    fields = decision.__dict__
+    fields["decision"] = effect
+    fields["stage"] = stage
+    fields["rule"] = rule_id
+    fields["_explain"] = explain
+    return decision
+
+
+def _explain_fast(engine: PolicyEngine, tool: str, key: str, subject: Subject, segments: Sequence[Subject],
+                  checked: BlocklistResult | None, plan: tuple[Any, ...], worst: int, found: Any, policy: Any) -> dict[str, Any]:
+    """Write the sentences of a fast-path decision: the log and verdicts the full path would have kept."""
+    log: list[tuple[Any, ...]] = []
+    if checked is not None:
+        log.append((_blocklist_trace, checked))
+    permission, verdict_or_none = engine._lists(key, subject, segments, log, (worst, found, policy))
+    verdicts = [v for v in (permission, verdict_or_none) if v is not None]
+    if not verdicts:
+        return _explain_decision(_eager("ask", "default", None, None, f"No rule decides calls to `{tool}`, so the default is ask.")[3], log)
+    chosen = verdicts[0]
+    for verdict in verdicts:
+        if _RANK[verdict[0]] > _RANK[chosen[0]]:
+            chosen = verdict
+    return _explain_decision(chosen[3], log)
 
 
 def _explain_decision(explain: tuple[Any, ...], log: list[tuple[Any, ...]]) -> dict[str, Any]:
