@@ -99,7 +99,7 @@ class GroupIndex(_Derived):
                 fields.append((("args", functools.partial(_field_value, index.field)), index.probe))
             else:
                 fields.append((attr, index.probe))
-        return self.always, tuple(fields), {rule.order: encode_test(rule.condition) for rule in self.rules}
+        return self.always, tuple(fields), _LazyTests({rule.order: rule.condition for rule in self.rules})
 
     def candidate_orders(self, subject: Subject) -> list[int]:
         """Return the orders of the rules that might match ``subject``, ascending."""
@@ -127,6 +127,23 @@ class GroupIndex(_Derived):
     def all_matches(self, subject: Subject) -> list[Rule]:
         by_order = self.by_order
         return [by_order[order] for order in _speedups.all_matches(self.matcher, subject)]
+
+
+class _LazyTests(dict):  # type: ignore[type-arg]
+    """Rule order -> encoded checks, built the first time a rule is a candidate.
+
+    Encoding compiles globs and regexes; doing it for every rule up front cost
+    a warm CLI call 0.2 s at 1,000 rules, while one call needs only the few
+    candidates the indexes return.
+    """
+
+    def __init__(self, conditions: dict[int, Expr]) -> None:
+        super().__init__()
+        self._conditions = conditions
+
+    def __missing__(self, order: int) -> tuple[Any, ...]:
+        encoded = self[order] = encode_test(self._conditions[order])
+        return encoded
 
 
 def _field_value(name: str, subject: Subject) -> Any:
