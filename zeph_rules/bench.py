@@ -232,6 +232,17 @@ def run_benchmarks(only: Sequence[str] = (), quick: bool = False,
             if progress:
                 progress("cli: cold and warm start ...")
             results += bench_cli(3 if quick else 10)
+        filter_names = ["filter.pipeline", *(f"filter.strategy.{n}" for n in (
+            "test_summary", "group_by_rule", "git_diff", "git_status", "dedup", "truncate", "strip_noise",
+            "keep_matching", "strip_annotated")), "cli.filter.cargo_test_100k", "cli.filter.cargo_test_100k.cold"]
+        if any(wanted(n) for n in filter_names):
+            from .bench_filter import bench_filter
+
+            if progress:
+                progress("filter: pipeline and strategy throughput, CLI on 100,000 lines of cargo test ...")
+            seen = {r.name for r in results}
+            results += [r for r in bench_filter(3 if quick else 7, quick, [n for n in filter_names if wanted(n)])
+                        if r.name not in seen]
     finally:
         _speedups.select(original)
     return [r for r in results if not only or any(_selects(o, r.name) for o in only)]

@@ -37,10 +37,36 @@ def test_errors_are_never_grouped() -> None:
     assert "error: could not compile `mathy` (bin \"mathy\") due to 2 previous errors; 4 warnings emitted" in result.text
 
 
-def test_one_line_formats_keep_every_location() -> None:
+def test_one_line_formats_keep_every_line_until_a_rule_repeats_a_lot() -> None:
+    # a few one-line findings read best as the tool printed them
     result = group_by_rule(_raw("pylint/errors"), {}, 30)
-    assert "also at: inventory/io.py:6:0, inventory/io.py:15:0" in result.text
+    assert "inventory/io.py:15:0: C0116: Missing function or method docstring (missing-function-docstring)" in result.text
+    assert "************* Module inventory.io" in result.text
     assert "Your code has been rated at 4.16/10" in result.text
+    # many of one rule fold into one example and every other location
+    text = "".join(f"src/m.py:{i}:1: E501 line too long ({80 + i} > 79 characters)\n" for i in range(1, 41))
+    folded = group_by_rule(text, {}, 1).text
+    assert folded.startswith("src/m.py:1:1: E501 line too long (81 > 79 characters)\n   also at: src/m.py:2:1, ")
+    assert "src/m.py:40:1" in folded
+
+
+def test_source_excerpts_go_and_error_labels_stay() -> None:
+    result = group_by_rule(_raw("cargo/build_errors"), {}, 101)
+    assert "  --> src/main.rs:29:26" in result.text
+    assert "println!" not in result.text
+    assert "expected `String`, found `&str`" in result.text  # an error's labelled excerpt line
+    assert "source excerpts" in result.text
+
+
+def test_grep_output_grouped_by_file() -> None:
+    params = {"rule_pattern": r"^(?:((?:[A-Za-z]:)?[^\s:][^:]*?)[:-](?=\d+[:-])|(?=\d+[:-])|((?:[A-Za-z]:)?[^\s:]*[/.][^\s:]*):)",
+              "location_pattern": r"^(?:(?:[A-Za-z]:)?[^\s:][^:]*?[:-])?(\d+)[:-]"}
+    text = "".join(f"a/x.py:{i}:    # TODO: case {i}\n" for i in range(1, 6)) + "b.md:3:TODO other\n"
+    assert group_by_rule(text, params, 0).text == (
+        "a/x.py:1:    # TODO: case 1\n   also at: 2, 3, 4, 5\nb.md:3:TODO other\n"
+    )
+    heading = "a/x.py\n1:  # FIXME 1\n7:  # FIXME 7\n9:  # other\n\nb.py\n4:  x\n"
+    assert group_by_rule(heading, params, 0).text == "a/x.py\n1:  # FIXME 1\n9:  # other\n   also at: 7\n\nb.py\n4:  x\n"
 
 
 def test_user_patterns_group_lines() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Sequence
 
 import click
@@ -20,12 +21,12 @@ def filter_command(command: str, exit_code: int | None, rules: Sequence[str], no
     """Filter stdin as the output of COMMAND and write what the model should see."""
     from ..engine.loader import load
 
-    raw = click.get_binary_stream("stdin").read()
+    raw = sys.stdin.buffer.read()
     # surrogateescape keeps invalid UTF-8 bytes and writes them back unchanged
     text = raw.decode("utf-8", "surrogateescape")
     graph = load(rules, builtin=not no_builtin)
     result = graph.filter(command, text, exit_code)
-    out = click.get_binary_stream("stdout")
+    out = sys.stdout.buffer
     if fmt == "json":
         payload = result.as_json()
         payload["output"] = result.output.encode("utf-8", "surrogateescape").decode("utf-8", "replace")

@@ -132,7 +132,7 @@ def run_filters(graph: "MatcherGraph", command: str, output: str, exit_code: int
         applied.append(rule.id)
     if worst == Confidence.FALLBACK:
         text = clean  # a filter that is unsure returns the input, whole
-    text = restore_signals(clean, text)
+    text = restore_signals(_signal_candidates(clean), text)
     if len(text) > len(clean):
         text, worst = clean, Confidence.FALLBACK
     findings, security_notice = _security_pass(graph, output, clean, text)
@@ -152,6 +152,39 @@ def run_filters(graph: "MatcherGraph", command: str, output: str, exit_code: int
         findings=tuple(findings),
         security_notice=security_notice,
     )
+
+
+#: a literal every alternative of ``signals.SIGNAL`` contains (case-folded); lines without one cannot match
+_SIGNAL_WORDS = (
+    "panic", "fatal error: ", "segmentation fault", "core dumped", "authentication ", "unauthori", "403 forbidden",
+    "permission denied", "access denied", "operation not permitted", "rustsec-", "cve-", "ghsa", "vulnerabilit",
+    " severity", "security ",
+)
+_FOLD_FIXES = str.maketrans({"\u0131": "i"})  # the regex engine's ignore-case also equates dotless i with i
+
+
+def _signal_candidates(clean: str) -> str:
+    """Return the lines of ``clean`` that may carry a security signal (all of it when unsure).
+
+    ``signals.SIGNAL`` is a case-insensitive alternation, slow on megabytes of
+    output; a case-folded substring search finds the few lines it can match.
+    """
+    folded = clean.casefold().translate(_FOLD_FIXES)
+    if len(folded) != len(clean):
+        return clean  # a character folded to several: positions no longer line up
+    starts: set[int] = set()
+    for word in _SIGNAL_WORDS:
+        at = folded.find(word)
+        while at != -1:
+            starts.add(clean.rfind("\n", 0, at) + 1)
+            at = folded.find(word, at + 1)
+    if not starts:
+        return ""
+    lines = []
+    for start in sorted(starts):
+        end = clean.find("\n", start)
+        lines.append(clean[start : len(clean) if end == -1 else end])
+    return "\n".join(lines)
 
 
 def _security_pass(graph: "MatcherGraph", output: str, clean: str, text: str) -> tuple[list[Any], str | None]:

@@ -53,10 +53,11 @@ _SUMMARY = re.compile(
     r"|^Found \d+ (?:errors?|problems?)|^\d+ (?:errors?|warnings?)(?: and \d+ (?:errors?|warnings?))? generated\."
     r"|^✖ \d+ problems?|^Success: no issues|^Your code has been rated|^\[\*\] \d+ fixable|^All checks passed"
     r"|^\d+ files? (?:would be )?(?:reformatted|left unchanged)|^No fixes available|^\d+\s+\S+\s+\[[ *]\] "
+    r"|^\s*Finished \S+ |^\s*Finished [`'\"]"
 )
 _NOISE = re.compile(
     r"^\s*(?:Compiling|Checking|Finished|Blocking|Downloading|Downloaded|Updating|Locking|Fresh|Building) "
-    r"|^\*{5,} Module |^-{10,}$"
+    r"|^-{10,}$"
 )
 # gcc names the enclosing function before its diagnostics; the line travels with the next one
 _CONTEXT = re.compile(
@@ -216,11 +217,43 @@ def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
                 lines.append(_head(other))
             lines.append(f"  --> {other.location or '?'}")
         return lines
-    same_message = [other.location or _head(other) for other in others if other.message == first.message]
+    # a big group of one-line findings: messages that differ only in numbers and quoted names count as the same
+    shape = _shape(first.message)
+    same_message = [other.location or _head(other) for other in others if _shape(other.message) == shape]
     if same_message:
         lines.append(f"   also at: {', '.join(same_message)}")
-    lines.extend(_head(other) for other in others if other.message != first.message)
+    lines.extend(_head(other) for other in others if _shape(other.message) != shape)
     return lines
+
+
+#: a source excerpt under a diagnostic: rustc/ruff/gcc gutters ("12 |", "   |"), ruff's fix diffs, "..."
+_EXCERPT = re.compile(r"^\s*\d*\s*[|│]|^\s*\d+\s+[+-] |^\s+[+-] |^\s*\.\.\.$|^\s*::: ")
+#: an excerpt line that labels the code with words ("^^^ expected `String`, found `&str`")
+_LABEL = re.compile(r"^\s*\d*\s*[|│][\s|/\\_]*[\^~\-][\^~\-\s|]*[A-Za-z`(]")
+#: one-line diagnostics are grouped only when a rule repeats this often; fewer are kept verbatim
+_GROUP_ONE_LINE_FROM = 25
+
+
+#: clang's gutter-less excerpt: the code line, then a line of carets and tildes
+_CARET = re.compile(r"^\s*[\^~][\s^~]*$")
+
+
+def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int]:
+    """Return the diagnostic without its source excerpt (an error keeps the labelled lines); count the cut."""
+    lines = diagnostic.lines
+    carets = {index for index, line in enumerate(lines) if index and _CARET.match(line)}
+    code = {index - 1 for index in carets if index > 1 and lines[index - 1][:1].isspace()}
+    kept: list[str] = []
+    cut = 0
+    for index, line in enumerate(lines):
+        excerpt = index in carets or index in code or (
+            _EXCERPT.match(line) and not _ARROW.match(line) and not (is_error and _LABEL.match(line))
+        )
+        if index and excerpt:
+            cut += 1
+            continue
+        kept.append(line)
+    return kept, cut
 
 
 def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> list[str]:
@@ -230,56 +263,116 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
             diagnostic.rule = _rust_rule(diagnostic)
     # rustc prints the "#[warn(lint)]" note only once per lint: learn message shape -> lint.
     rule_of_shape = {_shape(d.message): d.rule for d in diagnostics if d.rule}
-    out: list[str] = [item for item in items if isinstance(item, str)]
     groups: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
-        if diagnostic.severity in ("error", "fatal error"):
-            out.extend(diagnostic.lines)  # errors are never grouped
-            if diagnostic.ends_at_blank:
+        if diagnostic.severity not in ("error", "fatal error"):
+            groups.setdefault(_group_key(diagnostic, rule_of_shape), []).append(diagnostic)
+    group_of = {id(member): members for members in groups.values() for member in members}
+    out: list[str] = []
+    excerpts = 0
+    for item in items:
+        if isinstance(item, str):
+            out.append(item)
+            continue
+        members = group_of.get(id(item))
+        if members is None or (not item.ends_at_blank and len(members) < _GROUP_ONE_LINE_FROM):
+            # errors are never grouped; a few one-line warnings read best as they came
+            lines, cut = _compact(item, members is None)
+            excerpts += cut
+            out.extend(lines)
+            if item.ends_at_blank:
                 out.append("")
             continue
-        groups.setdefault(_group_key(diagnostic, rule_of_shape), []).append(diagnostic)
-    for key, members in groups.items():
+        if members[0] is not item:
+            continue  # rendered with the first of its group
         first = members[0]
         if len(members) > 1 and first.ends_at_blank:
             # one-line formats name the rule on every line already; blocks get a header
-            out.append(f"== {key} x{len(members)}: {first.message}")
-        out.extend(first.lines)
+            out.append(f"== {_group_key(first, rule_of_shape)} x{len(members)}: {first.message}")
+        lines, cut = _compact(first, False)
+        excerpts += cut + sum(len(_compact(other, False)[0]) - 1 for other in members[1:])
+        out.extend(lines)
         out.extend(_other_members(first, members[1:]))
         if first.ends_at_blank or len(members) > 1:
             out.append("")
     if noise:
         out.append(omitted_marker(noise, "line", "of progress and context"))
+    if excerpts:
+        out.append(omitted_marker(excerpts, "line", "of source excerpts and repeats"))
     out.extend(summaries)
-    while out and not out[-1].strip():
-        out.pop()
-    return out
+    cleaned: list[str] = []
+    for line in out:
+        if not line.strip() and (not cleaned or not cleaned[-1].strip()):
+            continue
+        cleaned.append(line)
+    while cleaned and not cleaned[-1].strip():
+        cleaned.pop()
+    return cleaned
 
 
 def _user_grouping(lines: list[str], location_source: str | None, rule_source: str) -> list[str] | None:
-    """Group with the rule's own patterns: one example line per rule, then every other location."""
+    """Group with the rule's own patterns: per rule, its example lines, then every other location.
+
+    The group key is the rule pattern's first group (or its whole match).  When
+    that group is optional and did not take part (``rg --heading`` prints
+    ``12:text`` under a ``path`` line), the key is the last line that matched
+    nothing: the heading.  A location is the location pattern's first group (or
+    its whole match).  Each group keeps, besides its first line, the lines whose
+    shape (numbers and quoted specifics blanked) is new, up to three; the other
+    members are named by location.  Groups appear where their first line was.
+    """
     location_pattern = user_pattern(location_source) if location_source else None
     rule_pattern = user_pattern(rule_source)
     groups: dict[str, list[tuple[str, str]]] = {}
-    others: list[str] = []
+    order: list[str | tuple[str]] = []  # a plain line, or (group key,) where the group goes
+    heading = ""
     for line in lines:
         try:
             rule = rule_pattern.search(line, timeout=REGEX_TIMEOUT)
             located = location_pattern.search(line, timeout=REGEX_TIMEOUT) if location_pattern else None
         except TimeoutError:
             rule = located = None
-        if rule is None or (location_pattern is not None and located is None):
-            others.append(line)
+        if rule is None:
+            order.append(line)
+            if line.strip():
+                heading = line
             continue
-        key = rule.group(1) if rule.re.groups else rule.group(0)
-        groups.setdefault(key, []).append((line, located.group(0) if located else line))
+        key = rule.group(0)
+        if rule.re.groups:
+            key = next((group for group in rule.groups() if group is not None), f"\0{heading}")
+        location = ""
+        if location_pattern is None:
+            location = line
+        elif located is not None:
+            location = located.group(1) if located.re.groups and located.group(1) is not None else located.group(0)
+        if key not in groups:
+            groups[key] = []
+            order.append((key,))
+        groups[key].append((line, location))
     if not groups:
         return None
-    out = list(others)
-    for members in groups.values():
+    out: list[str] = []
+    for entry in order:
+        if isinstance(entry, str):
+            out.append(entry)
+            continue
+        members = groups[entry[0]]
+        shown = {_shape(members[0][0])}
         out.append(members[0][0])
-        if len(members) > 1:
-            out.append(f"   also at: {', '.join(location for _, location in members[1:])}")
+        rest: list[str] = []
+        for line, location in members[1:]:
+            shape = _shape(line)
+            if shape not in shown and len(shown) < 3:
+                shown.add(shape)
+                out.append(line)
+            else:
+                rest.append(location)
+        named = [location for location in rest if location]
+        unnamed = len(rest) - len(named)
+        if named:
+            out.append(f"   also at: {', '.join(named)}" + (f" (+{unnamed} more)" if unnamed else ""))
+        elif unnamed:
+            out.append(f"   (+{unnamed} more)")
     return out
 
 
@@ -290,8 +383,16 @@ def _group_by_rule(text: str, params: Mapping[str, Any], exit_code: int | None) 
         grouped = _user_grouping(lines, location_source, rule_source)
         if grouped is not None:
             return StrategyResult(join_lines(grouped, ends_with_newline), Confidence.FULL)
+    if not text.strip():
+        return StrategyResult(text, Confidence.FULL)
     items, summaries, noise = _parse(lines)
     if not any(isinstance(item, Diagnostic) for item in items):
+        recognised = noise or (summaries and not any(item.strip() for item in items if isinstance(item, str)))
+        if recognised and len(lines) <= 5:
+            return StrategyResult(text, Confidence.FULL)  # a line or two of progress: nothing worth cutting
+        if noise or (summaries and not any(item.strip() for item in items if isinstance(item, str))):
+            # a clean build: only its progress lines go
+            return StrategyResult(join_lines(_render(items, summaries, noise), ends_with_newline), Confidence.FULL)
         return fallback(text)
     return StrategyResult(join_lines(_render(items, summaries, noise), ends_with_newline), Confidence.FULL)
 

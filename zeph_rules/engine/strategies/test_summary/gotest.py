@@ -83,7 +83,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             out.append(line)
             continue
         if _NO_TEST_FILES.match(line):
-            no_test_files += 1
+            out.append(line)  # one short line per package, and it says the package is untested
             continue
         if line == "PASS":
             continue
@@ -92,8 +92,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
                 in_trace = True
             out.append(line)
             continue
-        if line.startswith(" ") and current_test is not None and current_test not in failing:
-            # -v log line of a passing or skipped test
+        if line.startswith(" ") and current_test is not None and current_test not in failing and not line.strip():
             report.other_omitted += 1
             continue
         if line.startswith(" ") and current_test is not None and current_test.split("/", 1)[0] in budget.hidden:

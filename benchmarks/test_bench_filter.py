@@ -1,0 +1,70 @@
+"""Output-filter throughput: the whole pipeline, each strategy, and the ``zeph-rules filter`` command.
+
+``zeph-rules bench --only filter`` (and ``--only cli.filter``) runs the same measurements without pytest.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from zeph_rules.bench_filter import _STRATEGY_INPUTS, bench_cli_filter, cargo_test_output
+from zeph_rules.engine.loader import load
+from zeph_rules.engine.strategies import STRATEGIES
+
+
+@functools.lru_cache(maxsize=None)
+def _graph():  # type: ignore[no-untyped-def]
+    return load(builtin=True, cache=False)
+
+
+def test_filter_pipeline(benchmark, implementation: str) -> None:  # type: ignore[no-untyped-def]
+    from zeph_rules.bench_filter import _fixture_inputs, _generated_inputs
+
+    graph = _graph()
+    inputs = _fixture_inputs() or _generated_inputs()
+    benchmark.name = f"filter.pipeline[{implementation}]"
+
+    def run() -> None:
+        for command, exit_code, raw in inputs:
+            graph.filter(command, raw, exit_code)
+
+    benchmark(run)
+
+
+@pytest.mark.parametrize("name", sorted(_STRATEGY_INPUTS))
+def test_filter_strategy(benchmark, implementation: str, name: str) -> None:  # type: ignore[no-untyped-def]
+    from zeph_rules.bench_filter import _FIXTURES, _repeat_to
+    from zeph_rules.engine.sanitize import sanitize
+
+    cases, params = _STRATEGY_INPUTS[name]
+    raws = [(_FIXTURES / case / "raw.txt").read_bytes().decode("utf-8", "surrogateescape")
+            for case in cases if (_FIXTURES / case / "raw.txt").exists()]
+    if not raws:
+        pytest.skip("fixtures not available")
+    texts = [sanitize(_repeat_to(raw, 256 * 1024)) for raw in raws]
+    strategy = STRATEGIES[name]
+    benchmark.name = f"filter.strategy.{name}[{implementation}]"
+
+    def run() -> None:
+        for text in texts:
+            strategy(text, params, 1)
+
+    benchmark(run)
+
+
+def test_cargo_test_100k_in_process(benchmark, implementation: str) -> None:  # type: ignore[no-untyped-def]
+    text = cargo_test_output(100_000)
+    graph = _graph()
+    benchmark.name = f"filter.cargo_test_100k.in_process[{implementation}]"
+    result = benchmark(graph.filter, "cargo test", text, 101)
+    assert "test result: FAILED" in result.output
+
+
+@pytest.mark.slow
+def test_cli_filter_cargo_test_100k() -> None:
+    """Report the CLI figures (subprocess timings do not fit pytest-benchmark's loop)."""
+    results = {r.name: r.median for r in bench_cli_filter(3)}
+    print({name: f"{value:.1f} ms" for name, value in results.items()})
+    assert results["cli.filter.cargo_test_100k"] > 0

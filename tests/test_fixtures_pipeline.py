@@ -1,0 +1,82 @@
+"""Every real-output fixture through the full pipeline with the built-in rules.
+
+For each ``tests/fixtures/<tool>/<case>/``: the output equals the golden
+``expected.txt`` (regenerate with ``python scripts/regenerate_goldens.py`` and
+read the diff), every ``must_survive`` entry is still a substring of some
+output line, the output is never longer than the sanitised input, and no
+output the built-in rules claim to understand comes back as ``Fallback``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import zeph_rules
+from zeph_rules.engine.graph import MatcherGraph
+from zeph_rules.engine.sanitize import sanitize
+from zeph_rules.engine.strategies import Confidence
+
+ROOT = Path(__file__).resolve().parents[1]
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def _regenerate_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("regenerate_goldens", ROOT / "scripts" / "regenerate_goldens.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("regenerate_goldens", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+regenerate = _regenerate_module()
+CASES = regenerate.load_cases()
+
+
+@pytest.fixture(scope="module")
+def graph() -> MatcherGraph:
+    return zeph_rules.load(builtin=True, cache=False)
+
+
+def test_there_are_fixtures() -> None:
+    assert len(CASES) >= 150
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+def test_fixture(case: "regenerate.Case", graph: MatcherGraph) -> None:  # type: ignore[name-defined]
+    result = graph.filter(case.command, case.raw, case.exit_code)
+    output = result.output
+    notice = result.security_notice
+    body = output[: -(len(notice) + 1)] if notice and output.endswith(notice + "\n") else output
+    clean = sanitize(case.raw)
+
+    lines = _ANSI.sub("", output).split("\n")
+    lost = [entry for entry in case.must_survive if not any(entry in line for line in lines)]
+    assert not lost, f"{case.name} ({','.join(result.rules)}) lost must-survive lines:\n" + "\n".join(lost)
+
+    assert len(body) <= len(clean), "the output grew"
+    if result.rules:
+        assert result.confidence is not Confidence.FALLBACK, f"{case.name}: {','.join(result.rules)} fell back"
+    assert graph.filter(case.command, case.raw, case.exit_code).output == output, "not deterministic"
+
+    golden = case.path / "expected.txt"
+    assert golden.exists(), f"no golden: run python scripts/regenerate_goldens.py"
+    assert output == golden.read_bytes().decode("utf-8", "surrogateescape"), (
+        f"{case.name}: output differs from expected.txt (python scripts/regenerate_goldens.py, then read the diff)"
+    )
+
+
+def test_savings_over_all_fixtures(graph: MatcherGraph) -> None:
+    """The whole corpus shrinks by a large share; the floor guards against regressions."""
+    outcomes = regenerate.run(CASES)
+    raw = sum(outcome.raw_bytes for outcome in outcomes)
+    out = sum(outcome.out_bytes for outcome in outcomes)
+    mean = sum(outcome.saved for outcome in outcomes) / len(outcomes)
+    assert 1 - out / raw >= 0.70
+    assert mean >= 0.30

@@ -1,0 +1,169 @@
+"""Properties of the whole filter pipeline, whatever the text, the command and the exit code.
+
+For any input: ``graph.filter`` never raises; the output, without the security
+notice, is never longer than the sanitised input; the same call gives the same
+output; and a ``Fallback`` result is the sanitised input itself.  Then how user
+rule files combine with the built-in ones.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import zeph_rules
+from zeph_rules.cli.main import cli
+from zeph_rules.engine.graph import MatcherGraph
+from zeph_rules.engine.pipeline import FilterResult
+from zeph_rules.engine.sanitize import sanitize
+from zeph_rules.engine.strategies import Confidence
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+_FIXTURE_COMMANDS = sorted({
+    line.split("=", 1)[1].strip().strip('"').replace('\\"', '"')
+    for case in FIXTURES.glob("*/*/case.toml")
+    for line in case.read_text(encoding="utf-8").splitlines()
+    if line.startswith("command =")
+})
+_MORE_COMMANDS = [
+    "cd app && cargo test 2>&1 | tail -50", "git log --oneline", "ls -la", "find . -name '*.py'", "tree",
+    "grep -rn TODO .", "rg --heading FIXME", "make -j8", "docker compose up", "docker build .", "brew install jq",
+    "kubectl get pods", "terraform plan", "npm install", "pip install -r requirements.txt", "tail -f app.log",
+    "journalctl -u x", "curl -v http://x", "wget http://x", "du -sh *", "ps aux", "eslint .", "go vet ./...",
+    "", "   ", "echo hi", "unknown-tool --flag",
+]
+
+_LINES = [
+    "test a ... ok", "test b ... FAILED", "running 2 tests", "failures:", "---- b stdout ----",
+    "test result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s",
+    "thread 'b' panicked at src/lib.rs:1:2:", "=== RUN   TestX", "--- FAIL: TestX (0.00s)", "FAIL\tpkg\t0.1s",
+    "panic: boom", "goroutine 1 [running]:", "E   assert 1 == 2", "____ test_x ____", "1 failed in 0.1s",
+    "warning: unused", " --> src/a.rs:1:2", "   |", "12 |     let x = 1;", "   |         ^", "error[E0308]: x",
+    "a.py:1:2: E501 too long", "src/a.py:19:    # TODO: x 4", "src/a.py:27:    # TODO: x 6", "16:  # FIXME",
+    "diff --git a/x b/x", "@@ -1 +1 @@", "+added", "-removed", "On branch main", "\tmodified:   a.py",
+    "├── img_0001.jpg", "│   └── b", "-rw-r--r-- 1 u g 12 Jun 21  2024 f_01.txt", "src/api:", "./src/x_1.py",
+    "2024-01-01 10:00:00 INFO 12 done", "ERROR failed to connect", "commit 0123456789abcdef", "Author: A <a@b>",
+    "Compiling x v0.1.0", "    Finished `dev` profile", "npm warn deprecated x", "Downloading x (1 MB)",
+    "AKIAIOSFODNN7EXAMPLE", "password=hunter2hunter2", "ghp_0123456789abcdefghijklmnopqrstuvwxyz01",
+    "", " ", "\t",
+]
+_NASTY = st.sampled_from([
+    "\x1b[31mred\x1b[0m", "\x1b[1;32m", "\x1b]0;title\x07", "\x1b[2K\r", "50%\r100%", "\r\n", "\r", "\udcff",
+    "\udc80\udcff", "x" * 5000, "é", "\x00", "\x1b", "\u2028", "\t", "\x9b31m",
+])
+_LINE = st.one_of(st.sampled_from(_LINES), st.text(max_size=60), _NASTY)
+_TEXT = st.one_of(
+    st.lists(st.tuples(_LINE, st.sampled_from(["\n", "\r\n", "\r", ""])), max_size=60).map(
+        lambda parts: "".join(line + end for line, end in parts)
+    ),
+    st.text(max_size=300),
+)
+_COMMAND = st.one_of(st.sampled_from(_FIXTURE_COMMANDS + _MORE_COMMANDS), st.text(max_size=40))
+_EXIT = st.sampled_from([None, 0, 1, 101])
+
+
+@pytest.fixture(scope="module")
+def graph() -> MatcherGraph:
+    return zeph_rules.load(builtin=True, cache=False)
+
+
+def _body(result: FilterResult) -> str:
+    """Return the output without the security notice the pipeline appends."""
+    output, notice = result.output, result.security_notice
+    if notice:
+        assert output.endswith(notice + "\n")
+        output = output[: -(len(notice) + 1)]
+    return output
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=_TEXT, command=_COMMAND, exit_code=_EXIT)
+def test_filter_properties(graph: MatcherGraph, text: str, command: str, exit_code: int | None) -> None:
+    result = graph.filter(command, text, exit_code)
+    clean = sanitize(text)
+    body = _body(result)
+    if result.security_notice and not (clean.endswith("\n") or not clean):
+        # the notice goes on its own line: a newline was added after an unterminated last line
+        assert len(body) <= len(clean) + 1
+    else:
+        assert len(body) <= len(clean)
+    assert graph.filter(command, text, exit_code) == result
+    if result.confidence is Confidence.FALLBACK:
+        expected = clean if not result.security_notice or not clean or clean.endswith("\n") else clean + "\n"
+        assert body == expected
+
+
+def test_fixture_commands_were_found() -> None:
+    assert len(_FIXTURE_COMMANDS) > 50
+
+
+# ------------------------------------------------------------------ user rules and the built-ins
+
+_USER_RULES = """
+[[rules]]
+name = "git-log"
+match = 'command ^= "git log"'
+strategy = { type = "keep_matching", patterns = ["^commit "] }
+
+[[rules]]
+name = "my-tool"
+match = 'command ^= "my-tool"'
+strategy = { type = "strip_noise", patterns = ["^noise"] }
+"""
+
+_NOISY = "".join(f"noise line {i}\n" for i in range(20)) + "kept\n"
+_LOG = "".join(f"commit {i:040x}\nAuthor: A <a@example.com>\nDate:   today\n\n    subject {i}\n\n" for i in range(3))
+
+
+@pytest.fixture()
+def user_rules(tmp_path: Path) -> Path:
+    path = tmp_path / "rules.toml"
+    path.write_text(_USER_RULES, encoding="utf-8")
+    return path
+
+
+def test_user_rules_extend_the_builtins(user_rules: Path) -> None:
+    graph = zeph_rules.load([user_rules], builtin=True, cache=False)
+    assert graph.filter("my-tool run", _NOISY, 0).output.startswith("kept\n... (20 noise lines stripped)")
+    # a built-in the user file does not name still applies
+    assert "cargo-test" in graph.filter("cargo test", "running 0 tests\n", 0).rules or graph.matching_filters("cargo test")
+
+
+def test_no_builtin_replaces_them(user_rules: Path) -> None:
+    graph = zeph_rules.load([user_rules], builtin=False, cache=False)
+    assert list(graph.matching_filters("cargo test")) == []
+    assert graph.filter("my-tool", _NOISY, 0).output.startswith("kept\n")
+    runner = CliRunner()
+    raw = "test a ... ok\ntest result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out\n"
+    plain = runner.invoke(cli, ["filter", "--command", "cargo test", "--rules", str(user_rules), "--no-builtin"], input=raw)
+    assert plain.exit_code == 0 and plain.output == raw
+
+
+def test_user_rule_with_a_builtin_name_overrides_it_in_place(user_rules: Path) -> None:
+    builtin = zeph_rules.load(builtin=True, cache=False)
+    graph = zeph_rules.load([user_rules], builtin=True, cache=False)
+    builtin_ids = [rule.id for rule in builtin.matching_filters("git log")]
+    user_ids = [rule.id for rule in graph.matching_filters("git log")]
+    assert builtin_ids == user_ids  # same name, same place
+    result = graph.filter("git log", _LOG, 0)
+    assert result.output.splitlines()[:3] == [f"commit {i:040x}" for i in range(3)]
+    assert "Author:" not in result.output and "subject" not in result.output
+    assert "subject 0" in builtin.filter("git log", _LOG, 0).output
+    names = [rule.id for rule in graph.matching_filters("git log")]
+    assert names.count("git-log") == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=_TEXT, filtered=_TEXT)
+def test_signal_prefilter_restores_the_same_lines(text: str, filtered: str) -> None:
+    """The substring prefilter in front of the security-signal regex never changes what is restored."""
+    from zeph_rules.engine.pipeline import _signal_candidates
+    from zeph_rules.engine.signals import restore_signals
+
+    clean = sanitize(text)
+    assert restore_signals(_signal_candidates(clean), filtered) == restore_signals(clean, filtered)
