@@ -25,19 +25,28 @@ def _warn(message: str) -> None:
 
 
 class OptionalBuildExt(build_ext):
-    """Build extensions, but never fail the install because of them."""
+    """Build extensions, but never fail the install because of them.
+
+    Every module that cannot be compiled is left out (its pure twin serves)
+    and the build ends with one warning line naming them all.
+    """
 
     def run(self) -> None:
+        self._failed: list[str] = []
         try:
             super().run()
         except Exception as exc:  # compiler missing, headers missing, ...
-            _warn(f"C extensions could not be built ({exc})")
+            _warn(f"C extensions could not be built ({type(exc).__name__}: {exc})")
+            return
+        if self._failed:
+            names = ", ".join(name.rsplit(".", 1)[-1] for name in self._failed)
+            _warn(f"{len(self._failed)} of {len(self.extensions)} C extensions could not be built ({names})")
 
     def build_extension(self, ext):  # type: ignore[no-untyped-def]
         try:
             super().build_extension(ext)
-        except Exception as exc:
-            _warn(f"extension {ext.name} could not be built ({exc})")
+        except Exception:
+            self._failed.append(ext.name)
 
 
 def _extensions() -> list:  # type: ignore[type-arg]
