@@ -18,7 +18,8 @@ from libc.math cimport isfinite, sqrt
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
-from ._topk_py import BLOCK as _PY_BLOCK, TopKMatrix
+# argument checks are shared with the pure twin so both raise exactly the same errors
+from ._topk_py import BLOCK as _PY_BLOCK, TopKMatrix, _check_query
 
 
 cdef extern from *:
@@ -124,25 +125,6 @@ def prepare_matrix(matrix, dim):
     finally:
         free(squares)
     return TopKMatrix(n, dim, norms, blocks)
-
-
-cdef carray.array _check_query(object query, object prepared, object k):
-    """Validate the arguments of ``topk_cosine`` in the pure twin's order; return the float32 query."""
-    if not isinstance(prepared, TopKMatrix):
-        raise TypeError("prepared must be a TopKMatrix (see prepare_matrix)")
-    n, dim = prepared.n, prepared.dim
-    if (not isinstance(n, int) or not isinstance(dim, int) or n < 0 or dim <= 0
-            or not isinstance(prepared.norms, bytes) or not isinstance(prepared.blocks, bytes)
-            or len(prepared.norms) != 8 * n or len(prepared.blocks) != 4 * dim * ZEPH_BLOCK * -(-n // ZEPH_BLOCK)):
-        raise ValueError("prepared is inconsistent; build it with prepare_matrix")
-    if not isinstance(k, int):
-        raise TypeError(f"k must be an int, not {type(k).__name__}")
-    if k < 0:
-        raise ValueError("k must be >= 0")
-    values = query if isinstance(query, array) and (<carray.array> query).ob_descr.typecode == c"f" else array("f", query)
-    if len(values) != dim:
-        raise ValueError(f"query has {len(values)} values, expected dim = {dim}")
-    return values
 
 
 cdef inline bint _better(double score_a, Py_ssize_t row_a, double score_b, Py_ssize_t row_b) noexcept nogil:
