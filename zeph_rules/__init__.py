@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 from ._version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .engine.compiler import compile_rules
-    from .engine.errors import Diagnostic, ZephRulesError
-    from .engine.graph import MatcherGraph, NaiveEvaluator
-    from .engine.ir import Rule
-    from .engine.loader import load, load_ruleset
-    from .engine.ruleset import RuleSet
+    from .engine.compiler import compile_rules as compile_rules
+    from .engine.errors import Diagnostic as Diagnostic, ZephRulesError as ZephRulesError
+    from .engine.graph import MatcherGraph as MatcherGraph, NaiveEvaluator as NaiveEvaluator
+    from .engine.ir import Rule as Rule
+    from .engine.loader import load as load, load_ruleset as load_ruleset
+    from .engine.ruleset import RuleSet as RuleSet
 
 _LAZY = {
     "load": ("engine.loader", "load"),

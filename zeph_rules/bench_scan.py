@@ -86,7 +86,6 @@ def generate_corpus(size: int = 50 * 1024 * 1024, seed: int = 1, plant_every: in
     planted: set[int] = set()
     total = 0
     i = 0
-    hexdigits = "0123456789abcdef"
     while total < size:
         i += 1
         if i % plant_every == 0:

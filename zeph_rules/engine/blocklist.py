@@ -10,7 +10,6 @@ quoting, wrappers and nested scripts are already undone here.
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import re
 from dataclasses import dataclass

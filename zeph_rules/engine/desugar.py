@@ -13,7 +13,7 @@ and is skipped, and the rules around it still load.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -318,9 +318,6 @@ def _attach_spans(expr: Expr, span: Span) -> Expr:
 # ------------------------------------------------------------ [[rules]]
 
 
-_FILTER_ADAPTER = None
-
-
 def _filter_rules(ctx: _Context, entries: Any) -> None:
     if not isinstance(entries, list):
         ctx.error(("rules",), "ZR021", "`rules` must be an array of tables (`[[rules]]`)")
@@ -599,7 +596,3 @@ def _inline_tests(ctx: _Context, entries: Any) -> None:
             continue
         values = tuple((k, v) for k, v in model.model_dump().items() if v is not None)
         ctx.tests.append(InlineExample(values, ctx.src.span_of(path)))
-
-
-def iter_rule_ids(rules: Iterable[Rule]) -> list[str]:
-    return [r.id for r in rules]

@@ -48,11 +48,7 @@ def compile_regex(source: str, flags: str = "") -> Any:
         return regex.compile(source, bits | regex.V0)
     except regex.error as exc:
         message = str(exc.msg if hasattr(exc, "msg") else exc)
-        return _raise(message, getattr(exc, "pos", None))
-
-
-def _raise(message: str, offset: int | None) -> Any:
-    raise RegexProblem(message, offset)
+        raise RegexProblem(message, getattr(exc, "pos", None)) from None
 
 
 def regex_search(source: str, flags: str, text: str) -> bool:
@@ -197,8 +193,6 @@ def regex_literal_alternatives(source: str, flags: str = "") -> tuple[list[str],
     except Exception:  # noqa: BLE001 - a `regex`-only construct: no literals, still correct
         return None
     ignore_case = bool(parsed.state.flags & re.IGNORECASE)
-    if parsed.state.flags & re.VERBOSE and not isinstance(parsed, object):  # pragma: no cover
-        return None
     alternatives = _required(list(parsed), sre_parse)
     if not alternatives:
         return None
@@ -207,7 +201,6 @@ def regex_literal_alternatives(source: str, flags: str = "") -> tuple[list[str],
 
 def _required(items: list[Any], sre_parse: Any) -> list[str] | None:
     """Best set of alternatives (any one must occur) for a sequence of parsed items."""
-    constants = sre_parse
     best: list[str] | None = None
     run: list[str] = []
 
@@ -245,7 +238,6 @@ def _required(items: list[Any], sre_parse: Any) -> list[str] | None:
             if len(chars) == len(arg) and 1 < len(chars) <= 4:
                 consider(chars)
     consider(["".join(run)] if run else None)
-    del constants
     return best
 
 

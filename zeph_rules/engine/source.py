@@ -17,7 +17,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import ERROR, Diagnostic
 
@@ -60,7 +60,7 @@ class StringToken:
 
 
 def _raw_index(raw: str, style: str, offset: int) -> int:
-    if style in ("literal", "yaml_single_simple"):
+    if style == "literal":
         return min(1 + offset, len(raw))
     if style == "plain":
         return min(offset, len(raw))
@@ -454,7 +454,7 @@ def parse_yaml_text(text: str, name: str) -> SourceFile:
     if node is None:
         return src
     try:
-        data = _yaml_value(node, (), src)
+        data = _yaml_value(node, (), src, text.split("\n"))
     except (ValueError, yaml.YAMLError) as exc:
         src.diagnostics.append(diagnostic(name, 1, 1, "ZR011", f"YAML error: {exc}"))
         return src
@@ -466,7 +466,7 @@ def parse_yaml_text(text: str, name: str) -> SourceFile:
     return src
 
 
-def _yaml_value(node: Any, path: PathKey, src: SourceFile) -> Any:
+def _yaml_value(node: Any, path: PathKey, src: SourceFile, lines: list[str]) -> Any:
     import yaml
 
     start, end = node.start_mark, node.end_mark
@@ -474,34 +474,29 @@ def _yaml_value(node: Any, path: PathKey, src: SourceFile) -> Any:
     if isinstance(node, yaml.MappingNode):
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = yaml.SafeLoader(key_node.value if False else "").construct_object(key_node) if not isinstance(key_node, yaml.ScalarNode) else key_node.value
-            key = str(key)
+            key = str(key_node.value if isinstance(key_node, yaml.ScalarNode) else _construct(key_node))
             child = path + (key,)
             km = key_node.start_mark
             src.key_spans[child] = Span(src.path, km.line + 1, km.column + 1, km.line + 1, km.column + 1 + len(key))
             if key in result:
                 raise ValueError(f"duplicate key `{key}` at line {km.line + 1}")
-            result[key] = _yaml_value(value_node, child, src)
+            result[key] = _yaml_value(value_node, child, src, lines)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_yaml_value(item, path + (i,), src) for i, item in enumerate(node.value)]
+        return [_yaml_value(item, path + (i,), src, lines) for i, item in enumerate(node.value)]
     style = {None: "plain", "'": "yaml_single", '"': "yaml_double"}.get(node.style)
     if style and start.line == end.line:
-        raw = src.text.split("\n")[start.line][start.column : end.column]
+        raw = lines[start.line][start.column : end.column]
         src.strings[path] = StringToken(raw, start.line + 1, start.column + 1, style)
+    return _construct(node)
+
+
+def _construct(node: Any) -> Any:
+    """Build the Python value of one composed YAML node, as yaml.safe_load would."""
+    import yaml
+
     loader = yaml.SafeLoader("")
     try:
         return loader.construct_object(node, deep=True)
     finally:
         loader.dispose()
-
-
-def iter_paths(data: Any, prefix: PathKey = ()) -> Iterator[PathKey]:
-    """Yield every path in nested dicts/lists (used by tests and the linter)."""
-    yield prefix
-    if isinstance(data, dict):
-        for key, value in data.items():
-            yield from iter_paths(value, prefix + (key,))
-    elif isinstance(data, list):
-        for index, value in enumerate(data):
-            yield from iter_paths(value, prefix + (index,))
