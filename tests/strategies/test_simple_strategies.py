@@ -67,6 +67,34 @@ def test_dedup_user_patterns_apply_first() -> None:
     assert result.text == "user alice logged in (x2)\n"
 
 
+def test_dedup_log_lines_only_groups_log_records_and_keeps_program_output() -> None:
+    # A program's own output (a table, JSON) repeats shapes that carry data.
+    text = (
+        "2026-11-22 06:49:16,872 INFO http: GET /healthz -> 200 in 16ms\n"
+        "row 1: total 5\n"
+        "row 2: total 7\n"
+        "  },\n"
+        "  },\n"
+        "2026-11-22 06:49:16,899 INFO http: GET /healthz -> 200 in 24ms\n"
+        "[2026-11-22T06:49:17Z INFO  app] cache warm in 3ms\n"
+        "[2026-11-22T06:49:18Z INFO  app] cache warm in 4ms\n"
+        "level=info msg=tick n=1\n"
+        "level=info msg=tick n=2\n"
+    )
+    result = STRATEGIES["dedup"](text, {"log_lines_only": True}, 0)
+    assert result.text == (
+        "2026-11-22 06:49:16,872 INFO http: GET /healthz -> 200 in 16ms (x2)\n"
+        "row 1: total 5\n"
+        "row 2: total 7\n"
+        "  },\n"
+        "  },\n"
+        "[2026-11-22T06:49:17Z INFO  app] cache warm in 3ms (x2)\n"
+        "level=info msg=tick n=1 (x2)\n"
+    )
+    # Without the setting the program's lines group too.
+    assert "row 1: total 5 (x2)" in STRATEGIES["dedup"](text, {}, 0).text
+
+
 def test_every_strategy_falls_back_or_passes_through_on_prose() -> None:
     prose = "hello there\nnothing to see\n"
     for name in ("test_summary", "group_by_rule", "git_status", "git_diff"):

@@ -64,3 +64,23 @@ def test_unrecognised_output_falls_back() -> None:
     assert test_summary("make: *** No rule to make target\n", {}, 2) == (
         "make: *** No rule to make target\n", Confidence.FALLBACK)
     assert test_summary("", {}, 0) == ("", Confidence.FALLBACK)
+
+
+def test_pytest_drops_import_machinery_frames_but_keeps_the_error() -> None:
+    raw = _raw("pytest/collection_error_q")
+    assert "<frozen importlib._bootstrap>" in raw and "site-packages/_pytest/" in raw
+    result = test_summary(raw, {}, 2)
+    assert "<frozen importlib" not in result.text
+    assert "site-packages/_pytest/" not in result.text
+    assert "???" not in result.text
+    # The user's own frames and every E line stay.
+    assert "tests/test_module_level.py:3: in <module>" in result.text
+    assert "E   SyntaxError: '(' was never closed" in result.text
+    assert 'E       result = greet("BOB"' in result.text
+
+
+def test_pytest_one_head_marker_counts_tests_header_and_links() -> None:
+    result = test_summary(_raw("pytest/pass"), {}, 0)
+    first = result.text.split("\n")[0]
+    assert first == "... (11 passing tests, 5 lines of session header and 1 docs link omitted) ..."
+    assert "11 passed, 1 warning" in result.text

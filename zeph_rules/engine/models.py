@@ -111,6 +111,7 @@ class Dedup(Strict):
     type: Literal["dedup"]
     normalize_patterns: list[RegexStr] | None = None
     max_unique_patterns: int = Field(10_000, ge=1)
+    log_lines_only: bool = False
 
 
 

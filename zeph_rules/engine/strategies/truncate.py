@@ -17,7 +17,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from ... import _speedups
-from ._common import Confidence, StrategyResult, guarded, int_param, join_lines, omitted_marker, split_lines
+from ._common import (
+    Confidence,
+    StrategyResult,
+    guarded,
+    int_param,
+    join_lines,
+    omitted_marker,
+    split_lines,
+)
 
 #: runs shorter than this are left alone; longer ones keep RUN_HEAD + RUN_TAIL lines
 _MIN_RUN = 8

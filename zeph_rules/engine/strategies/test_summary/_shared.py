@@ -21,6 +21,8 @@ class Report:
     passed_omitted: int = 0
     skipped_omitted: int = 0
     other_omitted: int = 0
+    #: further dropped material for the head marker, e.g. ``"5 lines of session header"``
+    also_omitted: list[str] = field(default_factory=list)
     #: set when the parser met something it did not expect (the report stays conservative)
     unsure: bool = False
 
@@ -33,15 +35,17 @@ class Report:
         self.skipped_omitted += count
 
     def finish(self) -> list[str]:
-        """Return the lines, headed by the marker counting dropped passing and skipped tests."""
+        """Return the lines, headed by one marker counting everything dropped wholesale."""
         parts = []
         if self.passed_omitted:
             parts.append(plural(self.passed_omitted, "passing test"))
         if self.skipped_omitted:
             parts.append(plural(self.skipped_omitted, "skipped test"))
+        parts += self.also_omitted
         if not parts:
             return self.lines
-        return [f"... ({' and '.join(parts)} omitted) ...", *self.lines]
+        listed = parts[0] if len(parts) == 1 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+        return [f"... ({listed} omitted) ...", *self.lines]
 
 
 class FailureBudget:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .._common import omitted_marker
+from .._common import omitted_marker, plural
 from ._shared import FailureBudget, Placeholder, Report, cut_trace, resolve, tidy
 
 _SECTION = re.compile(r"^={3,} (?P<title>.+?) ={3,}$")
@@ -23,6 +23,7 @@ _PROGRESS = re.compile(r"^(?:\S+\.py )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
 _VERBOSE = re.compile(
     r"^(?P<id>\S+::\S.*?) (?P<status>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)\b.*?(?:\s+\[\s*\d+%\])?$"
 )
+_DOCS_LINK = re.compile(r"^-- Docs: https://docs\.pytest\.org/\S+$")
 _PERCENT = re.compile(r"\s*\[\s*\d+%\]$")
 _FAILURE_HEADER = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$")
 _FRAME_SEPARATOR = re.compile(r"^(?:_ ){5,}_?$")
@@ -31,6 +32,15 @@ _LOCATION_LINE = re.compile(r"^\S+:\d+: ")
 _SIGNAL = re.compile(r"^E\s|^>\s|^\S+:\d+: |^\[XPASS|Error|^\s*\+\s+where|Captured")
 
 _DETAIL_SECTIONS = ("FAILURES", "ERRORS")
+
+# A frame of the import machinery, of pytest itself (collection errors walk
+# through a dozen of them) or of a frozen standard module: ``path:line: in
+# function`` and its indented source line, or ``???`` where the source is
+# frozen.  The user's frame that called into them stays, with every E line.
+_MACHINERY_FRAME = re.compile(
+    r"^(?:\S*/site-packages/(?:_pytest|pluggy)/\S+|<frozen [\w.]+>"
+    r"|\S*/lib/python[\d.]+/importlib/__init__\.py):\d+: in \w+$"
+)
 
 
 def looks_like_pytest(lines: list[str]) -> bool:
@@ -48,11 +58,13 @@ def _frame_without_context(body: list[str]) -> tuple[list[str], int]:
     """Drop the source lines pytest prints above each ``>`` line; return the rest and how many went.
 
     Those lines are the test's own code leading up to the failing line; the
-    failing line itself (``>``), the ``E`` lines and locations stay.
+    failing line itself (``>``), the ``E`` lines and locations stay.  Frames of
+    the import machinery and of pytest itself go whole.
     """
     kept: list[str] = []
     frame: list[str] = []
     dropped = 0
+    in_machinery = False
 
     def close_frame(has_arrow: bool) -> None:
         nonlocal dropped
@@ -65,12 +77,21 @@ def _frame_without_context(body: list[str]) -> tuple[list[str], int]:
         frame.clear()
 
     for line in body:
-        if _CARET_ONLY.match(line):
+        if _MACHINERY_FRAME.match(line):
+            in_machinery = True
             dropped += 1
+            continue
+        if in_machinery:
+            if line.startswith("    ") and not line.startswith("    E "):
+                dropped += 1
+                continue
+            in_machinery = False
+        # Carets and the ``_ _ _`` frame separators are decoration: they go
+        # without a count, like the blank-line runs the sanitiser collapses.
+        if _CARET_ONLY.match(line):
             continue
         if _FRAME_SEPARATOR.match(line):
             close_frame(False)
-            dropped += 1
             continue
         if line.startswith(">"):
             close_frame(True)
@@ -92,6 +113,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     failure_header = ""
     body: list[str] = []
     header_dropped = 0
+    docs_dropped = 0
 
     def flush() -> None:
         nonlocal failure_name, body
@@ -132,6 +154,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         if section in ("test session starts", "") and _HEADER_LINE.match(line):
             header_dropped += 1
             continue
+        if _DOCS_LINK.match(line):
+            docs_dropped += 1
+            continue
         if section in _DETAIL_SECTIONS:
             header = _FAILURE_HEADER.match(line)
             if header:
@@ -161,6 +186,8 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     flush()
     hidden_marker.text = budget.marker()
     if header_dropped:
-        out.insert(0, omitted_marker(header_dropped, "line", "of session header"))
+        report.also_omitted.append(plural(header_dropped, "line") + " of session header")
+    if docs_dropped:
+        report.also_omitted.append(plural(docs_dropped, "docs link"))
     report.lines = tidy(resolve(out))
     return report
