@@ -81,3 +81,28 @@ def test_user_patterns_group_lines() -> None:
 
 def test_not_lint_output_falls_back() -> None:
     assert group_by_rule("all good\n", {}, 0) == ("all good\n", Confidence.FALLBACK)
+
+
+def test_output_without_diagnostics_passes_through_when_not_required() -> None:
+    prose = "Entering directory 'docs'\nbuilding the manual\n"
+    assert group_by_rule(prose, {}, 0) == (prose, Confidence.FALLBACK)
+    assert group_by_rule(prose, {"require_diagnostics": False}, 0) == (prose, Confidence.FULL)
+
+
+def test_make_output_keeps_commands_and_diagnostics_without_excerpts() -> None:
+    result = group_by_rule(_raw("make/build_error"), {"require_diagnostics": False}, 2)
+    assert result.confidence is Confidence.FULL
+    assert "cc -Wall -Wextra -O2 -std=c11 -c src/parse.c -o build/parse.o" in result.text
+    assert "src/parse.c:6:5: error: expected ‘,’ or ‘;’ before ‘if’" in result.text
+    assert "make: *** [Makefile:11: build/parse.o] Error 1" in result.text
+    assert "|" not in result.text  # gcc's gutters went
+    assert "... (20 lines of source excerpts and repeats omitted) ..." in result.text
+
+
+def test_only_two_notes_into_system_headers_per_diagnostic() -> None:
+    raw = _raw("clang/cpp_errors")
+    result = group_by_rule(raw, {}, 1)
+    assert raw.count("note: candidate constructor not viable") == 7
+    assert result.text.count("/usr/bin/../lib/gcc/") == 4  # two under each of the two overload errors
+    assert "... (6 notes into system headers past the first two per diagnostic omitted) ..." in result.text
+    assert "err.cpp:21:5: error: use of undeclared identifier 'undeclared'" in result.text

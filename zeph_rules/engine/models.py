@@ -96,6 +96,8 @@ class GroupByRule(Strict):
     type: Literal["group_by_rule"]
     location_pattern: OptionalRegex = None
     rule_pattern: OptionalRegex = None
+    #: false for commands that may print no diagnostics at all (make): such output passes through as Full
+    require_diagnostics: bool = True
 
 
 class GitStatus(Strict):

@@ -238,13 +238,23 @@ _GROUP_ONE_LINE_FROM = 25
 _CARET = re.compile(r"^\s*[\^~][\s^~]*$")
 
 
-def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int]:
-    """Return the diagnostic without its source excerpt (an error keeps the labelled lines); count the cut."""
+#: a note that points into the compiler's or the system's headers ("candidate constructor not viable")
+_SYSTEM_NOTE = re.compile(r"^(?:/usr/|/opt/|\S*/include/c\+\+/|\S*/lib/gcc/)\S*:\d+(?::\d+)?: note: ")
+#: how many of those a diagnostic keeps; C++ overload and template errors print dozens
+_SYSTEM_NOTES_KEPT = 2
+
+
+def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, int]:
+    """Return the diagnostic without its source excerpt (an error keeps the labelled lines).
+
+    Also cut are the notes into system headers past the first two.  Returns the
+    kept lines, the excerpt lines cut and the notes cut.
+    """
     lines = diagnostic.lines
     carets = {index for index, line in enumerate(lines) if index and _CARET.match(line)}
     code = {index - 1 for index in carets if index > 1 and lines[index - 1][:1].isspace()}
     kept: list[str] = []
-    cut = 0
+    cut = notes_cut = system_notes = 0
     for index, line in enumerate(lines):
         excerpt = index in carets or index in code or (
             _EXCERPT.match(line) and not _ARROW.match(line) and not (is_error and _LABEL.match(line))
@@ -252,8 +262,13 @@ def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int]:
         if index and excerpt:
             cut += 1
             continue
+        if index and _SYSTEM_NOTE.match(line):
+            system_notes += 1
+            if system_notes > _SYSTEM_NOTES_KEPT:
+                notes_cut += 1
+                continue
         kept.append(line)
-    return kept, cut
+    return kept, cut, notes_cut
 
 
 def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> list[str]:
@@ -269,7 +284,7 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
             groups.setdefault(_group_key(diagnostic, rule_of_shape), []).append(diagnostic)
     group_of = {id(member): members for members in groups.values() for member in members}
     out: list[str] = []
-    excerpts = 0
+    excerpts = system_notes = 0
     for item in items:
         if isinstance(item, str):
             out.append(item)
@@ -277,8 +292,9 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         members = group_of.get(id(item))
         if members is None or (not item.ends_at_blank and len(members) < _GROUP_ONE_LINE_FROM):
             # errors are never grouped; a few one-line warnings read best as they came
-            lines, cut = _compact(item, members is None)
+            lines, cut, notes_cut = _compact(item, members is None)
             excerpts += cut
+            system_notes += notes_cut
             out.extend(lines)
             if item.ends_at_blank:
                 out.append("")
@@ -289,8 +305,9 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         if len(members) > 1 and first.ends_at_blank:
             # one-line formats name the rule on every line already; blocks get a header
             out.append(f"== {_group_key(first, rule_of_shape)} x{len(members)}: {first.message}")
-        lines, cut = _compact(first, False)
+        lines, cut, notes_cut = _compact(first, False)
         excerpts += cut + sum(len(_compact(other, False)[0]) - 1 for other in members[1:])
+        system_notes += notes_cut
         out.extend(lines)
         out.extend(_other_members(first, members[1:]))
         if first.ends_at_blank or len(members) > 1:
@@ -299,6 +316,8 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         out.append(omitted_marker(noise, "line", "of progress and context"))
     if excerpts:
         out.append(omitted_marker(excerpts, "line", "of source excerpts and repeats"))
+    if system_notes:
+        out.append(omitted_marker(system_notes, "note", "into system headers past the first two per diagnostic"))
     out.extend(summaries)
     cleaned: list[str] = []
     for line in out:
@@ -393,6 +412,8 @@ def _group_by_rule(text: str, params: Mapping[str, Any], exit_code: int | None) 
         if noise or (summaries and not any(item.strip() for item in items if isinstance(item, str))):
             # a clean build: only its progress lines go
             return StrategyResult(join_lines(_render(items, summaries, noise), ends_with_newline), Confidence.FULL)
+        if params.get("require_diagnostics", True) is False:
+            return StrategyResult(text, Confidence.FULL)  # the rule expects output with no diagnostics too
         return fallback(text)
     return StrategyResult(join_lines(_render(items, summaries, noise), ends_with_newline), Confidence.FULL)
 
