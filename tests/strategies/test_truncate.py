@@ -51,3 +51,28 @@ def test_missing_final_newline_and_empty_input() -> None:
     lines = text.split("\n")
     assert truncate(text, {"max_lines": 4, "head": 1, "tail": 1}, 0).text == f"{lines[0]}\n... (18 lines omitted) ...\n{lines[-1]}"
     assert truncate("", {"max_lines": 4}, None) == ("", Confidence.FULL)
+
+
+def test_trouble_in_the_middle_survives_the_cut() -> None:
+    lines = _distinct(200).splitlines()
+    lines[100] = "gcc: fatal error: no input files"
+    lines[120] = "make[2]: *** [Makefile:12: all] Error 1"
+    result = truncate("\n".join(lines), {"max_lines": 10, "head": 2, "tail": 2}, 2)
+    assert "gcc: fatal error: no input files" in result.text
+    assert "make[2]: *** [Makefile:12: all] Error 1" in result.text
+    assert "... (98 lines omitted) ..." in result.text and "... (19 lines omitted) ..." in result.text
+
+
+def test_only_consecutive_similar_lines_fold_and_trouble_never_does() -> None:
+    # ls -R: README.md under each header is a different file; each run of it is one line long.
+    listing = "".join(f"src/m{'x' * d}:\nREADME.md\nmod.py\n\n" for d in range(12))
+    assert truncate(listing, {"max_lines": 300, "fold_from": 10}, 0).text == listing
+    errors = "".join(f"ERROR job {i} failed\n" for i in range(30))
+    assert truncate(errors, {"max_lines": 300, "fold_from": 10}, 0).text == errors
+
+
+def test_fold_from_folds_runs_below_max_lines() -> None:
+    text = "header\n" + _lines(40)
+    result = truncate(text, {"max_lines": 300, "fold_from": 20}, 0)
+    assert result.text == "header\nline 0\nline 1\nline 2\n... (34 similar lines omitted) ...\nline 37\nline 38\nline 39\n"
+    assert truncate(text, {"max_lines": 300}, 0).text == text  # without it, nothing below max_lines changes

@@ -74,6 +74,8 @@ class Truncate(Strict):
     max_lines: int = Field(ge=1)
     head: int = Field(20, ge=0)
     tail: int = Field(20, ge=0)
+    #: fold runs of similar lines from this many lines on (default: max_lines)
+    fold_from: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
     def _fits(self) -> "Truncate":

@@ -2,12 +2,15 @@
 
 Long output is usually long because it repeats itself: a directory of
 ``img_0001.jpg`` ... ``img_0260.jpg``, a thousand ``Compiling`` lines.  So a
-long output first has every family of eight or more *similar* lines (equal
-once numbers, hex ids, month names and column padding are blanked) folded to
-its first and last three under a counted marker; if it is still longer than
-``max_lines``, the head and the tail are kept, and with them, within the same
-budget again, the landmarks between: section headers (``src/api:`` of
-``ls -R``), the top level of an indented tree, lines unlike any other.
+long output first has every run of ten or more consecutive *similar* lines
+(equal once numbers, hex ids, month names and column padding are blanked)
+folded to its first and last three under a counted marker; if it is still longer than
+``max_lines``, the head and the tail are kept, and with them the lines that
+say something went wrong (errors, failures, panics: always, up to a cap) and,
+within the same budget again, the landmarks between: section headers
+(``src/api:`` of ``ls -R``), the top level of an indented tree, lines unlike
+any other.  ``fold_from`` lets runs fold in output shorter than
+``max_lines`` (a listing of 100 files of which 80 are ``img_NNNN.jpg``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from ._common import (
 )
 
 #: runs shorter than this are left alone; longer ones keep RUN_HEAD + RUN_TAIL lines
-_MIN_RUN = 8
+_MIN_RUN = 10
 _RUN_HEAD = 3
 _RUN_TAIL = 3
 
@@ -36,6 +39,14 @@ _NUMBERISH = re.compile(r"[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
 _MONTH = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b")
 _SPACES = re.compile(r"\s+")
 _HEADER = re.compile(r"^\S[^:]*:$")
+#: a line that reports a problem; the middle of a long output keeps these first
+_TROUBLE = re.compile(
+    r"\b(?:error|errors|fatal|failed|failure|panic|panicked|exception|traceback|segmentation fault|killed)\b"
+    r"|\*\*\* |\bERR!",
+    re.IGNORECASE,
+)
+#: at most this many trouble lines are kept beyond the head + tail budget
+_TROUBLE_CAP = 200
 _TREE_PREFIX = re.compile(r"^(?:[│|]\s{2,3}|\s{4}|[├└`]──\s?|[├└]── |\|-- |`-- )*")
 
 
@@ -46,32 +57,31 @@ def _shape(line: str) -> str:
 
 
 def _fold_similar(lines: list[str]) -> list[tuple[str, int]]:
-    """Fold each family of similar lines to its first and last few members, with a counted marker.
+    """Fold each run of similar consecutive lines to its first and last few, with a counted marker.
 
     Return ``(line, how many input lines it stands for)`` pairs.
 
-    A family is every line of one shape (usually consecutive: the files of one
-    directory, one progress step repeated).  The marker stands where the first
-    folded member was.
+    A run is consecutive lines of one shape: the files of one directory, one
+    progress step repeated.  Lines of the same shape elsewhere (``README.md``
+    under another ``ls -R`` header) are another run: they say something else.
+    Lines reporting trouble belong to no run.
     """
-    shapes = [_shape(line) for line in lines]
-    members: dict[str, list[int]] = {}
-    for index, shape in enumerate(shapes):
-        if shape:
-            members.setdefault(shape, []).append(index)
-    dropped: set[int] = set()
-    markers: dict[int, int] = {}
-    for indices in members.values():
-        if len(indices) >= _MIN_RUN:
-            middle = indices[_RUN_HEAD : len(indices) - _RUN_TAIL]
-            dropped.update(middle)
-            markers[middle[0]] = len(middle)
+    # Trouble lines never fold: the id or count that differs may be the clue.
+    shapes = ["" if _TROUBLE.search(line) else _shape(line) for line in lines]
     out: list[tuple[str, int]] = []
-    for index, line in enumerate(lines):
-        if index in markers:
-            out.append((omitted_marker(markers[index], "similar line"), markers[index]))
-        if index not in dropped:
-            out.append((line, 1))
+    start = 0
+    while start < len(lines):
+        end = start + 1
+        while end < len(lines) and shapes[end] and shapes[end] == shapes[start]:
+            end += 1
+        if shapes[start] and end - start >= _MIN_RUN:
+            folded = end - start - _RUN_HEAD - _RUN_TAIL
+            out.extend((line, 1) for line in lines[start : start + _RUN_HEAD])
+            out.append((omitted_marker(folded, "similar line"), folded))
+            out.extend((line, 1) for line in lines[end - _RUN_TAIL : end])
+        else:
+            out.extend((line, 1) for line in lines[start:end])
+        start = end
     return out
 
 
@@ -85,16 +95,19 @@ def _depth(line: str) -> int:
 def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int) -> list[str]:
     """Keep ``head`` + ``tail`` lines, and, within the same budget again, the landmarks between them.
 
-    Landmarks are, in this order: section headers (``src/api:`` in ``ls -R``),
-    the least indented lines of an indented structure (the top of a ``tree``),
-    and lines unlike any other (``__init__.py`` among ``mod_1.py`` ... ``mod_9.py``).
-    Each kind is kept only when all of it fits in what is left of the budget.
+    Lines reporting trouble (errors, failures, panics) are kept first, outside
+    the budget, up to ``_TROUBLE_CAP``.  Landmarks are, in this order: section
+    headers (``src/api:`` in ``ls -R``), the least indented lines of an indented
+    structure (the top of a ``tree``), and lines unlike any other
+    (``__init__.py`` among ``mod_1.py`` ... ``mod_9.py``).  Each kind of
+    landmark is kept only when all of it fits in what is left of the budget.
     """
     lines = [line for line, _ in weighted]
     if head + tail >= len(lines):
         return lines
     middle = range(head, len(lines) - tail)
     keep = set(range(head)) | set(range(len(lines) - tail, len(lines)))
+    keep.update([index for index in middle if weighted[index][1] == 1 and _TROUBLE.search(lines[index])][:_TROUBLE_CAP])
     budget = head + tail
     depths = {index: _depth(lines[index]) for index in middle}
     shallowest = min(depths.values(), default=0)
@@ -133,7 +146,8 @@ def _truncate(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
     max_lines = int_param(params, "max_lines", 200)
     head = int_param(params, "head", 20)
     tail = int_param(params, "tail", 20)
-    if _speedups.count_lines(text) <= max_lines:
+    fold_from = min(int_param(params, "fold_from", max_lines), max_lines)
+    if _speedups.count_lines(text) <= fold_from:
         return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
     weighted = _fold_similar(lines)
