@@ -9,7 +9,7 @@ from ._shared import FailureBudget, Placeholder, Report, cut_trace, resolve, tid
 
 _SECTION = re.compile(r"^={3,} (?P<title>.+?) ={3,}$")
 _FINAL = re.compile(
-    r"^(?:=+ )?(?:\d+ (?:passed|failed|errors?|skipped|xfailed|xpassed|warnings?|deselected|rerun)(?:, )?)+"
+    r"^(?:=+ )?(?:\d+ (?:(?:subtests? )?(?:passed|failed|skipped|xfailed|xpassed)|errors?|warnings?|deselected|rerun)(?:, )?)+"
     r"(?: in [\d.]+s(?: \([\d:]+\))?)?(?: =+)?$|^=+ no tests ran in [\d.]+s =+$|^no tests ran in [\d.]+s$"
 )
 _HEADER_LINE = re.compile(
