@@ -26,6 +26,8 @@ if TYPE_CHECKING:  # type checkers see the pure twins, the readable reference
     from ._decide_py import collect_candidates as collect_candidates, first_match as first_match
     from ._decide_py import holds_test as holds_test
     from ._dedup_py import dedup_lines as dedup_lines, normalize_line as normalize_line
+    from ._lines_py import collapse_runs as collapse_runs, line_end_flags as line_end_flags
+    from ._lines_py import lines_containing as lines_containing
     from ._literals_py import find_literal_hits as find_literal_hits, find_literals as find_literals
     from ._scan_py import candidate_windows as candidate_windows
     from ._topk_py import prepare_matrix as prepare_matrix, topk_cosine as topk_cosine
@@ -39,9 +41,10 @@ TWINS: dict[str, tuple[str, ...]] = {
     "_scan": ("candidate_windows",),
     "_topk": ("prepare_matrix", "topk_cosine"),
     "_decide": ("collect_candidates", "candidate_orders", "holds_test", "first_match", "all_matches", "decide_lists"),
+    "_lines": ("collapse_runs", "line_end_flags", "lines_containing"),
 }
 #: the stems that have a Cython twin (``_<stem>_c.pyx``); the others are pure-only so far
-COMPILED: frozenset[str] = frozenset({"_literals", "_scan", "_truncate", "_dedup", "_topk", "_decide"})
+COMPILED: frozenset[str] = frozenset({"_literals", "_scan", "_truncate", "_dedup", "_topk", "_decide", "_lines"})
 
 IMPLEMENTATION: str = "pure"
 

@@ -44,25 +44,31 @@ cdef inline uint32_t _hash16(uint32_t value) noexcept nogil:
     return (value * <uint32_t> 2654435761u) >> 16
 
 
-cdef Py_ssize_t _flagged_positions(const unsigned char* buf, Py_ssize_t n, const unsigned char* fold,
-                                   const unsigned char* f2, const unsigned char* f3, const unsigned char* f4,
-                                   Py_ssize_t* out) noexcept nogil:
-    """Write every position whose folded prefix may start a literal; return the count.
+#: Positions tested per block: the flags of one block fit in L1/L2, never a buffer the size of the input.
+DEF BLOCK = 4096
+
+
+cdef Py_ssize_t _flagged_positions(const unsigned char* buf, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
+                                   const unsigned char* fold, const unsigned char* f2, const unsigned char* f3,
+                                   const unsigned char* f4, Py_ssize_t* out) noexcept nogil:
+    """Write every position in [start, stop) whose folded prefix may start a literal; return the count.
 
     Branch-free: every position is written and the count advances by the flag,
     so the loop has no unpredictable branch and no dependency but the window.
     """
     cdef Py_ssize_t i, count = 0
+    cdef Py_ssize_t tail = n - 3 if n >= 4 else 0  # from here on, positions cannot hold four bytes
+    cdef Py_ssize_t limit = stop if stop < tail else tail
     cdef uint32_t window, flag
-    if n >= 4:
-        window = (<uint32_t> fold[buf[0]] << 16) | (<uint32_t> fold[buf[1]] << 8) | fold[buf[2]]
-        for i in range(n - 3):
+    if start < limit:
+        window = (<uint32_t> fold[buf[start]] << 16) | (<uint32_t> fold[buf[start + 1]] << 8) | fold[buf[start + 2]]
+        for i in range(start, limit):
             window = (window << 8) | fold[buf[i + 3]]
             flag = _bit(f4, _hash16(window)) | _bit(f3, _hash16(window >> 8)) | _bit(f2, window >> 16)
             out[count] = i
             count += flag
     # the last positions cannot hold four bytes: let the exact comparison decide
-    for i in range(n - 3 if n >= 4 else 0, n - 1):
+    for i in range(start if start > tail else tail, stop if stop < n - 1 else n - 1):
         out[count] = i
         count += 1
     return count
@@ -127,7 +133,8 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
     cdef Py_ssize_t* cl_high = <Py_ssize_t*> malloc((n_patterns + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* cl_count = <Py_ssize_t*> malloc((n_patterns + 1) * sizeof(Py_ssize_t))
     cdef Py_ssize_t* cl_hits = <Py_ssize_t*> malloc((n_patterns + 1) * CLUSTER * 2 * sizeof(Py_ssize_t))
-    cdef Py_ssize_t* flagged = <Py_ssize_t*> malloc((n + 1) * sizeof(Py_ssize_t))
+    cdef Py_ssize_t* flagged = <Py_ssize_t*> malloc(BLOCK * sizeof(Py_ssize_t))
+    cdef Py_ssize_t block
     # follow rules, aligned with lp_ids (one per literal and owning pattern)
     cdef Py_ssize_t* f_distance = <Py_ssize_t*> malloc((total + 1) * sizeof(Py_ssize_t))
     cdef char* f_stop = <char*> malloc(total + 1)
@@ -164,78 +171,79 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
             anchors[pattern] = 1 if anchored[pattern] else 0
             win_low[pattern] = -1
             cl_count[pattern] = 0
-        with nogil:
-            n_flagged = _flagged_positions(buf, n, fold, f2, f3, f4, flagged)
-        for c in range(n_flagged):
-            i = flagged[c]
-            bucket = bucket_of[(fold[buf[i]] << 8) | fold[buf[i + 1]]]
-            if bucket == 0:
-                continue
-            for m in range(bucket_start[bucket], bucket_start[bucket + 1]):
-                literal = bucket_ids[m]
-                length = lit_len[literal]
-                if i + length > n:
+        for block in range(0, n, BLOCK):
+            n_flagged = _flagged_positions(buf, n, block, block + BLOCK if n - block > BLOCK else n, fold, f2, f3, f4,
+                                           flagged)
+            for c in range(n_flagged):
+                i = flagged[c]
+                bucket = bucket_of[(fold[buf[i]] << 8) | fold[buf[i + 1]]]
+                if bucket == 0:
                     continue
-                equal = True
-                for j in range(2, length):
-                    if fold[buf[i + j]] != lit_ptr[literal][j]:
-                        equal = False
-                        break
-                if not equal:
-                    continue
-                hit_end = i + length
-                for k in range(lp_start[literal], lp_start[literal + 1]):
-                    pattern = lp_ids[k]
-                    if f_distance[k] >= 0 and not _follows(buf, n, hit_end, f_distance[k], f_stop[k], f_table[k]):
+                for m in range(bucket_start[bucket], bucket_start[bucket + 1]):
+                    literal = bucket_ids[m]
+                    length = lit_len[literal]
+                    if i + length > n:
                         continue
-                    low = hit_end - rad[pattern]
-                    if low < 0:
-                        low = 0
-                    high = i + rad[pattern]
-                    if high > n:
-                        high = n
-                    reach = reaches[pattern]
-                    if reach < 2:
-                        # line bounds are only searched inside [low, high): a hit
-                        # on a 10 MB line costs its radius, not the line
-                        first = _line_start_within(buf, low, i)
-                        end = _line_end_within(buf, hit_end, high)
-                        if reach == 1:
-                            if first > low:
-                                first = _line_start_within(buf, low, first - 1)
-                            if end < high:
-                                end = _line_end_within(buf, end + 1, high)
-                        low = first
-                        high = end
-                    if anchors[pattern]:
-                        if cl_count[pattern] and i <= cl_high[pattern]:
-                            if high > cl_high[pattern]:
-                                cl_high[pattern] = high
-                            cl_count[pattern] += 1
-                            if cl_count[pattern] <= CLUSTER:
-                                q = (pattern * CLUSTER + cl_count[pattern] - 1) * 2
-                                cl_hits[q] = i
-                                cl_hits[q + 1] = high
+                    equal = True
+                    for j in range(2, length):
+                        if fold[buf[i + j]] != lit_ptr[literal][j]:
+                            equal = False
+                            break
+                    if not equal:
+                        continue
+                    hit_end = i + length
+                    for k in range(lp_start[literal], lp_start[literal + 1]):
+                        pattern = lp_ids[k]
+                        if f_distance[k] >= 0 and not _follows(buf, n, hit_end, f_distance[k], f_stop[k], f_table[k]):
                             continue
-                        if cl_count[pattern]:
-                            _flush_cluster(out, pattern, cl_low, cl_high, cl_count, cl_hits)
-                        cl_low[pattern] = i
-                        cl_high[pattern] = high
-                        cl_count[pattern] = 1
-                        q = pattern * CLUSTER * 2
-                        cl_hits[q] = i
-                        cl_hits[q + 1] = high
-                        continue
-                    if win_low[pattern] >= 0 and low <= win_high[pattern]:
-                        if low < win_low[pattern]:
-                            win_low[pattern] = low
-                        if high > win_high[pattern]:
-                            win_high[pattern] = high
-                        continue
-                    if win_low[pattern] >= 0:
-                        out.append((pattern, win_low[pattern], win_high[pattern], False))
-                    win_low[pattern] = low
-                    win_high[pattern] = high
+                        low = hit_end - rad[pattern]
+                        if low < 0:
+                            low = 0
+                        high = i + rad[pattern]
+                        if high > n:
+                            high = n
+                        reach = reaches[pattern]
+                        if reach < 2:
+                            # line bounds are only searched inside [low, high): a hit
+                            # on a 10 MB line costs its radius, not the line
+                            first = _line_start_within(buf, low, i)
+                            end = _line_end_within(buf, hit_end, high)
+                            if reach == 1:
+                                if first > low:
+                                    first = _line_start_within(buf, low, first - 1)
+                                if end < high:
+                                    end = _line_end_within(buf, end + 1, high)
+                            low = first
+                            high = end
+                        if anchors[pattern]:
+                            if cl_count[pattern] and i <= cl_high[pattern]:
+                                if high > cl_high[pattern]:
+                                    cl_high[pattern] = high
+                                cl_count[pattern] += 1
+                                if cl_count[pattern] <= CLUSTER:
+                                    q = (pattern * CLUSTER + cl_count[pattern] - 1) * 2
+                                    cl_hits[q] = i
+                                    cl_hits[q + 1] = high
+                                continue
+                            if cl_count[pattern]:
+                                _flush_cluster(out, pattern, cl_low, cl_high, cl_count, cl_hits)
+                            cl_low[pattern] = i
+                            cl_high[pattern] = high
+                            cl_count[pattern] = 1
+                            q = pattern * CLUSTER * 2
+                            cl_hits[q] = i
+                            cl_hits[q + 1] = high
+                            continue
+                        if win_low[pattern] >= 0 and low <= win_high[pattern]:
+                            if low < win_low[pattern]:
+                                win_low[pattern] = low
+                            if high > win_high[pattern]:
+                                win_high[pattern] = high
+                            continue
+                        if win_low[pattern] >= 0:
+                            out.append((pattern, win_low[pattern], win_high[pattern], False))
+                        win_low[pattern] = low
+                        win_high[pattern] = high
         for pattern in range(n_patterns):
             if cl_count[pattern]:
                 _flush_cluster(out, pattern, cl_low, cl_high, cl_count, cl_hits)

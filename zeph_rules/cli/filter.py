@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Sequence
 
@@ -28,6 +27,8 @@ def filter_command(command: str, exit_code: int | None, rules: Sequence[str], no
     result = graph.filter(command, text, exit_code)
     out = sys.stdout.buffer
     if fmt == "json":
+        import json
+
         payload = result.as_json()
         payload["output"] = result.output.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
         out.write(json.dumps(payload, ensure_ascii=False).encode("utf-8") + b"\n")

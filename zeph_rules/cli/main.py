@@ -9,6 +9,7 @@ front end, so engine modules are imported inside the commands.
 
 from __future__ import annotations
 
+import importlib
 import sys
 from typing import Sequence
 
@@ -17,15 +18,40 @@ import click
 from .._version import __version__
 
 
-
-
 def _version_text() -> str:
     from .. import _speedups
 
     return f"zeph-rules {__version__} ({_speedups.IMPLEMENTATION})"
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+#: command name -> (module in this package, attribute); each module is imported when its command is
+#: looked up, so ``zeph-rules filter`` does not import what ``bench`` or ``check`` need
+_COMMANDS: dict[str, tuple[str, str]] = {
+    "bench": ("bench", "bench"),
+    "check": ("check", "check"),
+    "decide": ("decide", "decide"),
+    "filter": ("filter", "filter_command"),
+    "hook": ("hook", "hook"),
+    "scan": ("scan", "scan"),
+    "schema": ("schema", "schema"),
+}
+
+
+class _LazyGroup(click.Group):
+    """A group whose commands live in their own modules, imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *_COMMANDS})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in _COMMANDS:
+            module, attribute = _COMMANDS[cmd_name]
+            command = getattr(importlib.import_module(f"{__package__}.{module}"), attribute)
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=_LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", message="%(version)s", package_name="zeph-rules")
 def cli() -> None:
     """A compiled rules engine for the tool layer of AI agents."""
@@ -34,23 +60,6 @@ def cli() -> None:
 # click's version_option prints only the version; main() answers --version itself
 # so that it can also name the implementation.
 cli.params = [p for p in cli.params if p.name != "version"]
-
-
-def _register() -> None:
-    """Attach the commands; each lives in its own module."""
-    from .bench import bench
-    from .check import check
-    from .decide import decide
-    from .filter import filter_command
-    from .hook import hook
-    from .scan import scan
-    from .schema import schema
-
-    for command in (check, decide, filter_command, bench, hook, scan, schema):
-        cli.add_command(command)
-
-
-_register()
 
 
 def main(argv: Sequence[str] | None = None) -> int:

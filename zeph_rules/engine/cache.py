@@ -9,17 +9,27 @@ rebuilt.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .._version import __version__
 
-_FORMAT = 1
+if TYPE_CHECKING:
+    from hashlib import sha256 as _sha256
+else:  # the interpreter's own SHA-256: the warm path need not load OpenSSL through hashlib
+    try:
+        from _sha2 import sha256 as _sha256  # Python 3.12+
+    except ImportError:
+        try:
+            from _sha256 import sha256 as _sha256
+        except ImportError:  # pragma: no cover - a build without the built-in hashes
+            from hashlib import sha256 as _sha256
+
+#: 2: ``Span`` moved to ``engine.span``
+_FORMAT = 2
 
 
 def cache_dir() -> Path | None:
@@ -37,7 +47,7 @@ def cache_dir() -> Path | None:
 
 def fingerprint(parts: Sequence[tuple[str, bytes]], options: str = "") -> str:
     """Hash the inputs of a compilation: (name, bytes) pairs plus options."""
-    digest = hashlib.sha256()
+    digest = _sha256()
     digest.update(f"zeph-rules {__version__} format {_FORMAT} py {sys.version_info[:2]} {options}".encode())
     for name, data in parts:
         digest.update(len(name).to_bytes(4, "little") + name.encode("utf-8", "surrogatepass"))
@@ -62,6 +72,8 @@ def store_cached(key: str, value: Any) -> None:
     directory = cache_dir()
     if directory is None:
         return
+    import tempfile
+
     try:
         directory.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{key[:16]}.", suffix=".tmp")

@@ -8,7 +8,6 @@ and ``check`` can collect every problem of a run instead of stopping at the firs
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
@@ -112,5 +111,7 @@ class DiagnosticSink:
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     """Return ``did you mean `x`?`` for the closest candidate, or None."""
+    import difflib  # only when there is an error to explain
+
     matches = difflib.get_close_matches(word, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean `{matches[0]}`?" if matches else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Union
 
-from .source import Span
+from .span import Span
 
 #: Fields a condition may test, with the type of value each holds.  ``input`` is
 #: what permission globs see (the command for shell tools, the path for file

@@ -51,6 +51,42 @@ def compile_regex(source: str, flags: str = "") -> Any:
         raise RegexProblem(message, getattr(exc, "pos", None)) from None
 
 
+@functools.lru_cache(maxsize=4096)
+def required_literals(source: str, flags: str = "") -> tuple[tuple[str, ...], bool] | None:
+    """Return literals one of which occurs in every match, and whether to look in folded text; None: unknown.
+
+    The same proof the matcher graph indexes ``=~`` by; case-insensitive
+    literals are kept only when all are ASCII (then they are casefolded).
+    """
+    found = regex_literal_alternatives(source, flags)
+    if found is None:
+        return None
+    literals, fold = found
+    if fold:
+        if not all(literal.isascii() for literal in literals):
+            return None
+        literals = [literal.casefold() for literal in literals]
+    return tuple(literals), fold
+
+
+def regex_may_match(source: str, flags: str, text: str, folded: str | None = None) -> bool:
+    """Return False only when the regex cannot match in ``text``: none of its required literals is there.
+
+    Cheap enough to run before compiling, so a rule whose patterns cannot
+    apply never costs a compilation (nor, on the warm path, the ``regex``
+    import).  ``folded`` is ``fold_for_prefilter(text)`` when the caller has it.
+    """
+    required = required_literals(source, flags)
+    if required is None:
+        return True
+    literals, fold = required
+    if fold:
+        haystack = folded if folded is not None else fold_for_prefilter(text)
+    else:
+        haystack = text
+    return any(literal in haystack for literal in literals)
+
+
 def regex_search(source: str, flags: str, text: str) -> bool:
     """Return whether the regex matches anywhere in ``text``; a timeout is no match."""
     try:

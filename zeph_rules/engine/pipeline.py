@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .. import _speedups
 from .sanitize import sanitize
 from .signals import restore_signals
 from .strategies import STRATEGIES, Confidence
@@ -169,19 +170,16 @@ def _signal_candidates(clean: str) -> str:
     ``signals.SIGNAL`` is a case-insensitive alternation, slow on megabytes of
     output; a case-folded substring search finds the few lines it can match.
     """
-    folded = clean.casefold().translate(_FOLD_FIXES)
+    folded = clean.casefold()
+    if "\u0131" in folded:  # instant on ASCII and Latin-1 text: the character cannot be there
+        folded = folded.translate(_FOLD_FIXES)
     if len(folded) != len(clean):
         return clean  # a character folded to several: positions no longer line up
-    starts: set[int] = set()
-    for word in _SIGNAL_WORDS:
-        at = folded.find(word)
-        while at != -1:
-            starts.add(clean.rfind("\n", 0, at) + 1)
-            at = folded.find(word, at + 1)
+    starts = _speedups.lines_containing(folded, _SIGNAL_WORDS)
     if not starts:
         return ""
     lines = []
-    for start in sorted(starts):
+    for start in starts:
         end = clean.find("\n", start)
         lines.append(clean[start : len(clean) if end == -1 else end])
     return "\n".join(lines)

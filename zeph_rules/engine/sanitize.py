@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from .. import _speedups
+
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), charset designations (ESC ( B),
 # other two-byte escapes (ESC =, ESC >, ESC 7, ...), and the 8-bit CSI introducer.
 _ESCAPES = re.compile(
@@ -44,11 +46,19 @@ def sanitize(text: str) -> str:
     try:
         if not text:
             return ""
-        text = _ESCAPES.sub("", text).replace("\x1b", "")  # a cut-off escape leaves a bare ESC
-        text = text.replace("\r\n", "\n")
+        # Each rule runs only when the text holds what it acts on; the checks
+        # cost a pass at memory speed, the rules a regex over every character.
+        if "\x1b" in text or "\x9b" in text:
+            text = _ESCAPES.sub("", text).replace("\x1b", "")  # a cut-off escape leaves a bare ESC
         if "\r" in text:
-            text = "\n".join(_last_carriage_state(line) if "\r" in line else line for line in text.split("\n"))
-        text = _TRAILING_SPACE.sub("", text)
+            text = text.replace("\r\n", "\n")
+            if "\r" in text:
+                text = "\n".join(_last_carriage_state(line) if "\r" in line else line for line in text.split("\n"))
+        trailing, blank_run = _speedups.line_end_flags(text)
+        if trailing:
+            text = _TRAILING_SPACE.sub("", text)
+        elif not blank_run:
+            return text  # without trailing blanks a blank run is four newlines in a row
         return _BLANK_RUN.sub("\n\n", text)
     except Exception:  # noqa: BLE001 - sanitising must never take the pipeline down
         return text if isinstance(text, str) else ""

@@ -18,14 +18,10 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
-import regex
-
-try:  # Python 3.11+
-    import tomllib as _toml
-except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-    import tomli as _toml  # type: ignore[no-redef]
+if TYPE_CHECKING:  # imported where a pattern is compiled: the warm filter path mostly needs neither
+    import regex
 
 __all__ = [
     "CATEGORIES",
@@ -111,6 +107,11 @@ def _pattern_from_table(table: dict[str, object], source: str) -> SecretPattern:
 
 def load_patterns(path: str | Path | None = None) -> tuple[SecretPattern, ...]:
     """Load patterns from a TOML file (default: the built-in ``security.toml``)."""
+    try:  # Python 3.11+
+        import tomllib as _toml
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        import tomli as _toml  # type: ignore[no-redef]
+
     p = Path(path) if path is not None else DEFAULT_PATTERNS_PATH
     with p.open("rb") as fh:
         data = _toml.load(fh)
@@ -127,6 +128,8 @@ class _Compiled:
     __slots__ = ("pattern", "rx", "allow", "keywords", "order")
 
     def __init__(self, pattern: SecretPattern, order: int) -> None:
+        import regex
+
         self.pattern = pattern
         self.rx = regex.compile(pattern.regex)
         self.allow = tuple(regex.compile(a) for a in pattern.allowlist)

@@ -20,24 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ERROR, Diagnostic
+from .span import Span
 
 MAX_FILE_BYTES = 1024 * 1024
 
 PathKey = tuple[Any, ...]
-
-
-@dataclass(frozen=True)
-class Span:
-    """A region of a file; lines and columns are 1-based, columns count characters."""
-
-    file: str
-    line: int
-    col: int
-    end_line: int
-    end_col: int
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}"
 
 
 @dataclass(frozen=True)

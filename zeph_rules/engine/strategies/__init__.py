@@ -4,32 +4,58 @@ Every strategy takes the sanitised output, its parameters as a plain mapping
 (defaults filled in; optional ones may be None) and the command's exit code,
 and returns a ``StrategyResult``.  None of them raises, none returns more
 text than it was given, and each cut leaves a marker saying what went.
+
+``STRATEGIES`` imports a strategy's module the first time it is looked up:
+filtering one command's output runs one or two strategies, and the warm CLI
+path should not pay for compiling the regexes of the other seven.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, Mapping
+
 from ._common import Confidence, StrategyFn, StrategyResult
-from .dedup import dedup
-from .git_diff import git_diff
-from .git_status import git_status
-from .group_by_rule import group_by_rule
-from .keep_matching import keep_matching
-from .strip_annotated import strip_annotated
-from .strip_noise import strip_noise
-from .test_summary import test_summary
-from .truncate import truncate
+
+#: strategy ``type`` -> the module (in this package) defining a function of that name
+_MODULES = {
+    "strip_noise": "strip_noise",
+    "keep_matching": "keep_matching",
+    "strip_annotated": "strip_annotated",
+    "truncate": "truncate",
+    "test_summary": "test_summary",
+    "group_by_rule": "group_by_rule",
+    "git_status": "git_status",
+    "git_diff": "git_diff",
+    "dedup": "dedup",
+}
+
+
+class _Registry(Mapping[str, StrategyFn]):
+    """Strategy ``type`` -> function, each module imported on first lookup."""
+
+    def __init__(self, modules: Mapping[str, str]) -> None:
+        self._modules = dict(modules)
+        self._loaded: dict[str, StrategyFn] = {}
+
+    def __getitem__(self, name: str) -> StrategyFn:
+        found = self._loaded.get(name)
+        if found is None:
+            module = self._modules[name]  # KeyError for an unknown type, as a dict
+            found = self._loaded[name] = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+        return found
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._modules
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._modules)
+
+    def __len__(self) -> int:
+        return len(self._modules)
+
 
 #: strategy ``type`` -> function
-STRATEGIES: dict[str, StrategyFn] = {
-    "strip_noise": strip_noise,
-    "keep_matching": keep_matching,
-    "strip_annotated": strip_annotated,
-    "truncate": truncate,
-    "test_summary": test_summary,
-    "group_by_rule": group_by_rule,
-    "git_status": git_status,
-    "git_diff": git_diff,
-    "dedup": dedup,
-}
+STRATEGIES: Mapping[str, StrategyFn] = _Registry(_MODULES)
 
 __all__ = ["STRATEGIES", "Confidence", "StrategyFn", "StrategyResult"]

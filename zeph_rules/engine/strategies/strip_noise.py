@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..patterns import fold_for_prefilter, regex_may_match, required_literals
 from ._common import (
     Confidence,
     StrategyResult,
@@ -18,7 +19,11 @@ from ._common import (
 
 
 def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
-    patterns = [user_pattern(source) for source in params.get("patterns") or ()]
+    # a pattern none of whose required literals is in the text matches no line: never compiled
+    folded: list[str] = []
+    patterns = [user_pattern(source) for source in params.get("patterns") or () if _may_match(source, text, folded)]
+    if not patterns:
+        return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
     kept = [line for line in lines if not matches_any(patterns, line)]
     stripped = len(lines) - len(kept)
@@ -26,6 +31,16 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
         return StrategyResult(text, Confidence.FULL)
     kept.append(f"... ({plural(stripped, 'noise line')} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
+
+
+def _may_match(source: str, text: str, folded: list[str]) -> bool:
+    """``regex_may_match`` for a rule pattern, folding ``text`` at most once per call (kept in ``folded``)."""
+    required = required_literals(source)
+    if required is None or not required[1]:
+        return regex_may_match(source, "", text)
+    if not folded:
+        folded.append(fold_for_prefilter(text))
+    return regex_may_match(source, "", text, folded[0])
 
 
 strip_noise = guarded(_strip_noise)

@@ -25,6 +25,7 @@ from .cargo import (
     looks_like_cargo,
     looks_like_cargo_build_failure,
     looks_like_nextest,
+    split_collapsing_passes,
     summarise_cargo,
     summarise_nextest,
 )
@@ -46,10 +47,12 @@ Summariser = Callable[[list[str], int, int], Report]
 #: (runner, detector, summariser), most specific detectors first
 PARSERS: tuple[tuple[str, Detector, Summariser], ...] = (
     ("go-json", looks_like_go_json, summarise_go_json),
+    # before cargo: a docstring line "test that ... ok" in ``unittest -v`` reads like libtest,
+    # while "Ran N tests in T.TTTs" is unittest's alone
+    ("unittest", looks_like_unittest, summarise_unittest),
     ("nextest", looks_like_nextest, summarise_nextest),
     ("cargo", looks_like_cargo, summarise_cargo),
     ("pytest", looks_like_pytest, summarise_pytest),
-    ("unittest", looks_like_unittest, summarise_unittest),
     ("node-tap", looks_like_node_tap, summarise_node_tap),
     ("node-spec", looks_like_node_spec, summarise_node_spec),
     ("jest", looks_like_jest, summarise_jest),
@@ -69,8 +72,14 @@ def detect_runner(lines: list[str]) -> tuple[str, Summariser] | None:
 
 
 def _test_summary(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
-    lines, ends_with_newline = split_lines(text)
+    # Runs of passing libtest lines stand as one item each (100,000 of them cost
+    # one step); only the cargo parser reads that form, every other gets the lines.
+    lines, ends_with_newline, collapsed = split_collapsing_passes(text)
     runner = detect_runner(lines)
+    if collapsed and (runner is None or runner[0] != "cargo"):
+        lines, ends_with_newline = split_lines(text)
+        collapsed = False
+        runner = detect_runner(lines)
     if runner is None:
         return fallback(text)
     _, summarise = runner
@@ -82,6 +91,8 @@ def _test_summary(text: str, params: Mapping[str, Any], exit_code: int | None) -
     if failed_run and report.failures == 0:
         # The run failed but no failing test was found: keep every error-looking line
         # the parser dropped, and say the summary may be incomplete.
+        if collapsed:
+            lines = split_lines(text)[0]
         kept_set = set(kept)
         rescued = [line for line in lines if _ERROR_LINE.search(line) and line not in kept_set]
         kept += rescued

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from .... import _speedups
 from .._common import omitted_marker, plural
 from ._shared import FailureBudget, Placeholder, Report, cut_trace, resolve, tidy
 
@@ -33,6 +34,63 @@ _RUST_SIGNAL = re.compile(r"panicked at|assert|left:|right:|\bat \./|^\s*at src/
 _NEXTEST_STATUS = re.compile(r"^\s+(?P<status>PASS|FAIL|SKIP|SIGSEGV|SIGABRT|TIMEOUT|LEAK|FLAKY|TRY \d+ FAIL|TRY \d+ PASS) \[")
 _NEXTEST_SUMMARY = re.compile(r"^\s+Summary \[")
 _NEXTEST_START = re.compile(r"^\s+(?:Starting|Nextest run ID|Cancelling) ")
+
+
+# A passing libtest line, ``test NAME ... ok``, that no parser state can turn into
+# anything else: banning ``... ignored`` / ``... bench:`` earlier in the line and
+# ``test result: `` keeps out every line ``_TEST_LINE`` would read as another
+# result and every line that ends a failure's details.
+_PASSING_PREFIX = "test "
+_PASSING_SUFFIX = " ... ok"
+_PASSING_BANNED = (" ... ignored", " ... bench:", "test result: ")
+
+
+class PassingRun(str):
+    """Two or more consecutive passing ``test NAME ... ok`` lines standing as one item of a line list.
+
+    Its value is the first of those lines, so the detectors (which ignore
+    them or, for libtest, recognise them) answer as for the whole run;
+    ``summarise_cargo`` handles the run in one step, as it would each line.
+    """
+
+    run_length: int
+    _text: str
+    _start: int
+    _end: int
+
+    def __new__(cls, text: str, start: int, end: int, count: int) -> PassingRun:
+        first = text.find("\n", start, end)
+        run = super().__new__(cls, text[start : end if first == -1 else first])
+        run.run_length = count
+        run._text, run._start, run._end = text, start, end
+        return run
+
+    def lines(self) -> list[str]:
+        """Return every line of the run."""
+        return self._text[self._start : self._end].split("\n")
+
+
+def split_collapsing_passes(text: str) -> tuple[list[str], bool, bool]:
+    """Split ``text`` like ``split_lines``, runs of passing libtest lines standing as ``PassingRun`` items.
+
+    Returns the lines, whether ``text`` ended with a newline and whether any
+    run was collapsed.  The lines are for ``summarise_cargo`` only: any other
+    parser needs the plain lines.
+    """
+    if not text:
+        return [], False, False
+    ends_with_newline = text.endswith("\n")
+    body = text[:-1] if ends_with_newline else text
+    items = _speedups.collapse_runs(body, _PASSING_PREFIX, _PASSING_SUFFIX, _PASSING_BANNED)
+    collapsed = False
+    lines: list[str] = []
+    for item in items:
+        if type(item) is str:
+            lines.append(item)
+        else:
+            lines.append(PassingRun(body, *item))
+            collapsed = True
+    return lines, ends_with_newline, collapsed
 
 
 def looks_like_cargo(lines: list[str]) -> bool:
@@ -120,6 +178,17 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         detail_name, detail = None, []
 
     for index, line in enumerate(lines):
+        if type(line) is PassingRun:
+            # passing lines change no state: the run goes where each of its lines would
+            if detail_name is not None:
+                detail.extend(line.lines())
+            elif diagnostic == "error":
+                out.extend(line.lines())
+            elif diagnostic is not None:
+                warning_lines += line.run_length
+            else:
+                report.omit_passed(line.run_length)
+            continue
         if detail_name is not None:
             if _DETAIL_HEADER.match(line) or line == "failures:" or _RESULT.match(line):
                 flush_detail()
@@ -212,10 +281,12 @@ def summarise_nextest(lines: list[str], max_failures: int, trace_limit: int) -> 
 
 
 __all__ = [
+    "PassingRun",
     "looks_like_cargo",
     "looks_like_cargo_build_failure",
     "looks_like_nextest",
     "plural",
+    "split_collapsing_passes",
     "summarise_cargo",
     "summarise_nextest",
 ]
