@@ -43,3 +43,80 @@ def test_small_diff_is_unchanged() -> None:
 def test_show_keeps_the_commit_header() -> None:
     result = STRATEGIES["git_diff"](_raw("git/show_older"), {"max_diff_lines": 5}, 0)
     assert result.text.startswith("commit deb0185098409be8c89a38b50ceea941d097b453\nAuthor: ")
+
+
+def test_log_p_keeps_each_commit_header_and_message_with_its_own_stat_line() -> None:
+    raw = _raw("git/real_log_p_file")
+    result = STRATEGIES["git_diff"](raw, {"max_diff_lines": 150}, 0)
+    assert result.confidence is Confidence.PARTIAL
+    lines = result.text.split("\n")
+    for commit, subject in (
+        ("commit 2160a3ce04f68709c7caa25a7c638cfb85c56d2f", "    perf(ilen): fast path for sized iterables"),
+        ("commit 47cc0164999fbce89d203e0a958dce5e4a4a7746", "    Release 10.5.0"),
+        ("commit 879543b0df5c66656a436aca340f21de5ab70293", "    Release 10.4.0"),
+    ):
+        assert lines.index(subject) == lines.index(commit) + 2
+    # as in `git log` without patches, authors and dates go (counted)
+    assert not any(line.startswith(("Author: ", "Date: ")) for line in lines)
+    assert "... (6 author and date lines omitted) ..." in lines
+    # every hunk header stays; each commit ends with its stat line and git's blank line
+    assert [line for line in lines if line.startswith("@@")] == [line for line in raw.split("\n") if line.startswith("@@")]
+    assert lines[lines.index("commit 47cc0164999fbce89d203e0a958dce5e4a4a7746") - 2 :][:2] == [
+        "1 file changed, 3 insertions(+), 0 deletions(-)", ""
+    ]
+    assert len(result.text) < len(raw) // 2
+
+
+def test_log_p_in_another_format_never_cuts_the_next_commit_line() -> None:
+    # `git log -p --oneline`: the commit lines of the real fixture as git prints them in that format
+    raw = _raw("git/real_log_p_file")
+    for sha, subject in (("2160a3c", "perf(ilen): fast path for sized iterables"), ("47cc016", "Release 10.5.0"),
+                         ("879543b", "Release 10.4.0")):
+        start = raw.index("commit " + sha)
+        raw = raw[:start] + f"{sha} {subject}\n" + raw[raw.index("diff --git", start):]
+    result = STRATEGIES["git_diff"](raw, {"max_diff_lines": 20}, 0)
+    lines = result.text.split("\n")
+    assert lines[0] == "2160a3c perf(ilen): fast path for sized iterables"
+    assert "47cc016 Release 10.5.0" in lines and "879543b Release 10.4.0" in lines
+    assert sum(1 for line in lines if line.endswith("(-)")) == 3  # a stat line per commit
+
+
+def test_commit_without_patch_and_empty_diff_are_understood() -> None:
+    raw = _raw("git/show_older")
+    header = raw[: raw.index("diff --git")]  # what `git show` prints for a commit without changes
+    assert STRATEGIES["git_diff"](header, {"max_diff_lines": 5}, 0) == (header, Confidence.FULL)
+    assert STRATEGIES["git_diff"]("", {"max_diff_lines": 5}, 0) == ("", Confidence.FULL)
+
+
+def test_cut_diff_keeps_small_files_whole_and_spreads_over_hunks() -> None:
+    raw = _raw("git/real_diff_tags")
+    result = STRATEGIES["git_diff"](raw, {"max_diff_lines": 150}, 0)
+    assert "omitted in PKG-INFO)" not in result.text  # a two-line change is not cut
+    assert "+Version: 10.5.0" in result.text
+    # each hunk of a cut file gets its share, from the line above its first change
+    lines = result.text.split("\n")
+    first = lines.index("diff --git a/more_itertools/recipes.py b/more_itertools/recipes.py")
+    recipes = lines[first : lines.index("diff --git a/setup.cfg b/setup.cfg")]
+    hunks = [index for index, line in enumerate(recipes) if line.startswith("@@")]
+    assert len(hunks) == 4
+    assert all(recipes[index + 1] == '     """' and recipes[index + 2].startswith("-") for index in hunks)
+    assert recipes[-1] == "... (59 lines omitted in more_itertools/recipes.py) ..."
+
+
+def test_blob_ids_go_only_from_a_cut_diff() -> None:
+    cut = STRATEGIES["git_diff"](_raw("git/real_diff_tags"), {"max_diff_lines": 150}, 0).text
+    assert not any(line.startswith("index ") for line in cut.split("\n"))
+    assert cut.endswith("... (11 index lines (blob ids) omitted) ...\n11 files changed, 611 insertions(+), 144 deletions(-)\n")
+    whole = STRATEGIES["git_diff"](_raw("git/real_diff_tags"), {"max_diff_lines": 100_000}, 0).text
+    assert "index fb41b0c..a06c9b0 100644" in whole
+
+
+def test_a_git_error_instead_of_a_diff_is_kept_as_understood() -> None:
+    # `git log -p nosuchrev` (git 2.39, exit 128)
+    raw = (
+        "fatal: ambiguous argument 'nosuchrev': unknown revision or path not in the working tree.\n"
+        "Use '--' to separate paths from revisions, like this:\n"
+        "'git <command> [<revision>...] -- [<file>...]'\n"
+    )
+    assert STRATEGIES["git_diff"](raw, {"max_diff_lines": 5}, 128) == (raw, Confidence.FULL)
+    assert STRATEGIES["git_diff"]("hello\n", {"max_diff_lines": 5}, 0).confidence is Confidence.FALLBACK

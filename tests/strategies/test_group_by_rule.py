@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import tomllib
+
 from zeph_rules.engine.sanitize import sanitize
 from zeph_rules.engine.strategies import STRATEGIES, Confidence
+from zeph_rules.engine.strategies.group_by_rule import _fold_key, _searched_words
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
 group_by_rule = STRATEGIES["group_by_rule"]
 
 
@@ -43,11 +47,95 @@ def test_one_line_formats_keep_every_line_until_a_rule_repeats_a_lot() -> None:
     assert "inventory/io.py:15:0: C0116: Missing function or method docstring (missing-function-docstring)" in result.text
     assert "************* Module inventory.io" in result.text
     assert "Your code has been rated at 4.16/10" in result.text
-    # many of one rule fold into one example and every other location
-    text = "".join(f"src/m.py:{i}:1: E501 line too long ({80 + i} > 79 characters)\n" for i in range(1, 41))
+    # many identical findings of one rule fold into one example and every other location
+    text = "".join(f"src/m.py:{i}:1: E265 block comment should start with '# '\n" for i in range(1, 41))
     folded = group_by_rule(text, {}, 1).text
-    assert folded.startswith("src/m.py:1:1: E501 line too long (81 > 79 characters)\n   also at: src/m.py:2:1, ")
-    assert "src/m.py:40:1" in folded
+    assert folded.startswith("src/m.py:1:1: E265 block comment should start with '# '\n   also at: src/m.py:2:1, 3:1, ")
+    assert folded.count("\n") == 2 and "40:1" in folded
+
+
+def test_findings_that_name_different_things_keep_their_lines() -> None:
+    # flake8 F401 'functools.partial' / 'functools.reduce': the name is the finding
+    raw = _raw("flake8/toolz")
+    result = group_by_rule(raw, {}, 1)
+    assert result.confidence is Confidence.FULL
+    for line in raw.splitlines():
+        assert line in result.text
+    # numbers differ too: every E501 "line too long (NN > 79 characters)" stays
+    text = "".join(f"src/m.py:{i}:80: E501 line too long ({80 + i} > 79 characters)\n" for i in range(1, 200))
+    assert group_by_rule(text, {}, 1).text == text
+
+
+def test_mypy_strict_folds_annotation_repeats_and_keeps_every_type_error() -> None:
+    raw = _raw("mypy/toolz_strict")
+    result = group_by_rule(raw, {}, 1)
+    text = result.text
+    assert len(text) < len(raw) / 3
+    assert text.count("error: Function is missing a type annotation  [no-untyped-def]") == 1
+    assert "toolz/utils.py:1: error: Function is missing a type annotation  [no-untyped-def]" in text
+    assert "   also at: toolz/dicttoolz.py:11, 19, 43, " in text  # every location, each path named once per run
+    assert text.count('error: Call to untyped function "curry" in typed context  [no-untyped-call]') == 1
+    # type errors are bugs: identical ones all stay, each on its own line
+    assert raw.count('error: "type[GlobalCurried]" has no attribute "func"  [attr-defined]') == 5
+    assert text.count('error: "type[GlobalCurried]" has no attribute "func"  [attr-defined]') == 5
+    assert text.rstrip().endswith("Found 1201 errors in 26 files (checked 27 source files)")
+
+
+def test_pylint_folds_conventions_and_keeps_warnings() -> None:
+    raw = _raw("pylint/toolz")
+    text = group_by_rule(raw, {}, 30).text
+    assert text.count("W0622: Redefining built-in 'map' (redefined-builtin)") == 4
+    assert text.count("C0116: Missing function or method docstring (missing-function-docstring)") == 1
+    assert "************* Module toolz" in text
+    assert "Your code has been rated at 8.26/10" in text
+
+
+def test_ruff_concise_after_its_config_warnings() -> None:
+    # "warning: ... are incompatible" heads are lines of their own, not rustc blocks swallowing the findings
+    raw = _raw("ruff/toolz_concise_all")
+    text = group_by_rule(raw, {}, 1).text
+    assert len(text) < len(raw) / 2
+    assert text.startswith("warning: `incorrect-blank-line-before-class` (D203)")
+    assert "toolz/__init__.py:9:23: F401 `functools.partial` imported but unused" in text
+    assert "toolz/__init__.py:9:32: F401 `functools.reduce` imported but unused" in text
+    assert text.rstrip().endswith("[*] 365 fixable with `--fix` (198 unsafe fixes available with `--fix --unsafe-fixes`).")
+
+
+def test_eslint_stylish_findings_stay_as_printed() -> None:
+    raw = _raw("eslint/vendor_express")
+    result = group_by_rule(raw, {}, 1)
+    assert result.confidence is Confidence.FULL
+    for line in raw.splitlines():
+        if line.strip():
+            assert line in result.text
+    assert result.text.rstrip().endswith("364 errors and 17 warnings potentially fixable with the `--fix` option.")
+
+
+def test_tsc_plain_and_pretty() -> None:
+    plain = group_by_rule(_raw("tsc/errors"), {}, 2).text
+    assert "ts/report.ts(9,9): error TS2322: Type 'string' is not assignable to type 'number'." in plain
+    assert "  Type 'undefined' is not assignable to type 'Item'." in plain  # the message's continuation
+    pretty = group_by_rule(_raw("tsc/errors_pretty"), {}, 2).text
+    assert "ts/cart.ts:5:15 - error TS2322: Type '\"GBP\"' is not assignable to type 'Currency'." in pretty
+    assert "constructor(public currency" not in pretty and "~~~" not in pretty  # code frames go
+    assert "  ts/models.ts:3:3\n    The expected type comes from property 'qty'" in pretty  # related information stays
+    assert pretty.rstrip().endswith("Found 19 errors in 8 files.\nErrors  Files\n" + "\n".join(
+        _raw("tsc/errors_pretty").rstrip().splitlines()[-8:]))
+
+
+def test_javac_loses_code_and_carets_only() -> None:
+    text = group_by_rule(_raw("javac/type_errors"), {}, 1).text
+    assert "src/com/example/shop/Inventory.java:23: error: cannot find symbol\n  symbol:   class List\n" in text
+    assert "stock.get(sku)" not in text and "^" not in text
+    assert text.rstrip().endswith("4 errors")
+
+
+def test_go_vet_prefix_and_own_crate_lines() -> None:
+    assert group_by_rule(_raw("go/vet_big"), {}, 2).confidence is Confidence.FULL
+    # cargo names the workspace's own crates with their path: that line says whose diagnostics follow
+    result = group_by_rule(_raw("cargo/big_build_verbose"), {}, 0)
+    assert "   Compiling invoicekit v0.3.1 (/tmp/zeph-fixtures/rs_big)" in result.text
+    assert group_by_rule(_raw("cargo/build_release_ok"), {}, 0).confidence is Confidence.FULL
 
 
 def test_source_excerpts_go_and_error_labels_stay() -> None:
@@ -58,23 +146,72 @@ def test_source_excerpts_go_and_error_labels_stay() -> None:
     assert "source excerpts" in result.text
 
 
+def _grep_params() -> dict[str, str]:
+    rules = tomllib.loads((ROOT / "zeph_rules" / "builtin_rules" / "filters.toml").read_text(encoding="utf-8"))
+    strategy = next(rule["strategy"] for rule in rules["rules"] if rule["name"] == "grep")
+    return {key: value for key, value in strategy.items() if key != "type"}
+
+
 def test_grep_output_grouped_by_file() -> None:
-    params = {"rule_pattern": r"^(?:((?:[A-Za-z]:)?[^\s:][^:]*?)[:-](?=\d+[:-])|(?=\d+[:-])|((?:[A-Za-z]:)?[^\s:]*[/.][^\s:]*):)",
-              "location_pattern": r"^(?:(?:[A-Za-z]:)?[^\s:][^:]*?[:-])?(\d+)[:-]"}
-    text = "".join(f"a/x.py:{i}:    # TODO: case {i}\n" for i in range(1, 6)) + "b.md:3:TODO other\n"
-    assert group_by_rule(text, params, 0).text == (
-        "a/x.py:1:    # TODO: case 1\n   also at: 2, 3, 4, 5\nb.md:3:TODO other\n"
-    )
-    heading = "a/x.py\n1:  # FIXME 1\n7:  # FIXME 7\n9:  # other\n\nb.py\n4:  x\n"
-    assert group_by_rule(heading, params, 0).text == "a/x.py\n1:  # FIXME 1\n9:  # other\n   also at: 7\n\nb.py\n4:  x\n"
+    raw = _raw("grep/rn_todo")
+    text = group_by_rule(raw, _grep_params(), 0).text
+    # near-identical hits under one file fold to line numbers, after the file's last hit
+    assert "src/auth/handlers/auth_handlers_0.py:19:    # TODO: handle edge case 4 for auth\n   also at: 27, 44, " in text
+    assert len(text) < len(raw) / 3
+    heading = _raw("rg/todo_heading")
+    text = group_by_rule(heading, _grep_params(), 0).text
+    assert "src/utils/tests/test_utils_1.py\n14:    # FIXME: this is slow for large x (utils)\n   also at: 31, 38\n\n" in text
+
+
+def test_grep_keeps_every_distinct_hit() -> None:
+    raw = _raw("rg/express_require")
+    text = group_by_rule(raw, _grep_params(), 0).text
+    shown = set(text.splitlines())
+    for line in raw.splitlines():
+        path, _, rest = line.partition(":")
+        _, _, hit = rest.partition(":")
+        # a hit is shown, or folded because the same text is shown under the same file
+        assert line in shown or any(
+            other.startswith(path + ":") and other.endswith(":" + hit) for other in shown
+        ), line
+
+
+def test_small_grep_output_stays_as_it_is() -> None:
+    raw = _raw("grep/rn_express")  # 13 hits, several read alike once quoted names are blanked
+    assert group_by_rule(raw, _grep_params(), 0) == (raw, Confidence.FULL)
+    assert group_by_rule("485\n", _grep_params(), 0) == ("485\n", Confidence.FULL)  # grep -c
+
+
+def test_grep_timestamps_are_not_locations() -> None:
+    raw = _raw("logs/grep_syslog_errors")  # grep -iE 'error|fail|killed' syslog: no file, no line numbers
+    result = group_by_rule(raw, _grep_params(), 0)
+    assert result.confidence is Confidence.FULL
+    assert "also at" not in result.text
+    for line in raw.splitlines():
+        if "Failed password" not in line:  # the OOM kill and the I/O errors: each unlike any other line
+            assert line in result.text
+    lines = raw.splitlines()
+    assert lines[0] in result.text and lines[-1] in result.text
+    assert "lines like the one above omitted) ..." in result.text
+    assert len(result.text) < len(raw) / 10
+
+
+def test_trouble_folds_only_with_exact_repeats_unless_every_hit_has_it() -> None:
+    lines = _raw("logs/grep_syslog_errors").splitlines()
+    searched = _searched_words(lines)
+    assert searched == {"fail"}  # what grep -i 'fail' asked for is no news
+    oom = next(line for line in lines if "Out of memory" in line)
+    assert _fold_key(oom, searched).startswith("=")  # "killed" is news: exact repeats only
+    assert _fold_key(lines[0], searched).startswith("~")
+    assert _fold_key(lines[0], set()).startswith("=")
 
 
 def test_user_patterns_group_lines() -> None:
-    text = "".join(f"src/file_{i}.x:{i} [R1] something is not right here\n" for i in range(4)) + "b.x:2 [R2] worse\n"
+    text = "".join(f"src/file_{i}.x:{i} [R1] something is not right here\n" for i in range(40)) + "b.x:2 [R2] worse\n"
     result = group_by_rule(text, {"location_pattern": r"^\S+:\d+", "rule_pattern": r"\[(\w+)\]"}, 1)
     assert result.text == (
         "src/file_0.x:0 [R1] something is not right here\n"
-        "   also at: src/file_1.x:1, src/file_2.x:2, src/file_3.x:3\n"
+        f"   also at: {', '.join(f'src/file_{i}.x:{i}' for i in range(1, 40))}\n"
         "b.x:2 [R2] worse\n"
     )
 

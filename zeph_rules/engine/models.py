@@ -116,6 +116,10 @@ class Dedup(Strict):
     normalize_patterns: list[RegexStr] | None = None
     max_unique_patterns: int = Field(10_000, ge=1)
     log_lines_only: bool = False
+    #: records that carry an error word but are routine (an sshd login attempt) group like the rest
+    routine_patterns: list[RegexStr] | None = None
+    #: leave the output as it is unless at least this share of its non-blank lines are log records
+    min_log_ratio: float = Field(0.0, ge=0.0, le=1.0)
 
 
 

@@ -18,7 +18,7 @@ from .context import LintContext
 from .regex_analysis import matches_everything, risky_shapes
 
 _STRATEGY_SINGLE = ("summary_pattern", "location_pattern", "rule_pattern")
-_STRATEGY_LISTS = ("patterns", "normalize_patterns")
+_STRATEGY_LISTS = ("patterns", "normalize_patterns", "routine_patterns")
 #: Strategies whose `patterns` delete the lines they match, and the one that keeps them.
 _DELETES = ("strip_noise", "strip_annotated")
 _KEEPS = ("keep_matching",)

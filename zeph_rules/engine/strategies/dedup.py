@@ -1,29 +1,234 @@
-"""``dedup``: collapse lines that differ only in timestamps, ids and numbers."""
+"""``dedup``: collapse log records that differ only in their variables.
+
+A log record has a message and variables.  The message is what the program
+says: its level, its text, an HTTP request line and its status.  The variables
+are what differs from one occurrence to the next: timestamps, ids, addresses,
+durations, counts.  Records whose messages agree collapse to the first one,
+shown verbatim with ``(xN)``.
+
+* Plain text lines: the hot path (``_speedups.dedup_lines``) masks timestamps,
+  ids, addresses and numbers; what is left is the message.
+* JSON records (``{"level": "info", "msg": "request done", ...}``): the level,
+  the logger and the message text; every other key is a variable.
+* Access-log lines (``... "GET /x HTTP/1.1" 200 ...``): the status, the method
+  and the path without its query; the client, the time, the size, the referer
+  and the user agent are variables.
+
+Signal records group only with their verbatim repeats: the id, the count or
+the attempt number that differs between two errors may be the clue.  A record
+is a signal when its level is warning or worse, when it carries an error word
+(``error``, ``failed``, ``timed out``, ``killed`` ...), an HTTP status of 400
+or more, or a security signal.  ``routine_patterns`` name records that carry
+such a word but are routine (an sshd login attempt): those group like the rest,
+except a security signal, which always stays.
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from ... import _speedups
 from ..patterns import REGEX_TIMEOUT
+from ..signals import SIGNAL as _SECURITY
 from ._common import (
     Confidence,
     StrategyResult,
     guarded,
     int_param,
     join_lines,
+    matches_any,
+    plural,
     split_lines,
     user_pattern,
 )
 
+# -- signal lines ---------------------------------------------------------------
+
+#: lower-case literals, one inside every alternative of ``_SIGNAL``: lines without one cannot match it
+_SIGNAL_WORDS = (
+    "err", "fatal", "crit", "emerg", "alert", "severe", "warn", "panic", "exception", "traceback", "fail",
+    "timed out", "timeout", "kill", "oom", "out of memory", "segfault", "segmentation", "core dumped", "abort",
+    "denied", "refused", "unreachable", "unhandled", "uncaught", "crash", "unauthori", "forbidden",
+    "not permitted", "cannot", "can't", "could not", "couldn't", "unable to", "corrupt", "deadlock",
+    "status", "http/", "| 4", "| 5", "completed",
+    # a few other locales' error and warning words
+    "fehler", "warnung", "échec", "echec", "avertissement", "fallo", "falló", "advertencia", "avviso",
+    "ошибк", "предупрежд", "错误", "失败", "警告", "エラー", "失敗",
+)
 # Error and warning lines are grouped only with exact repeats: the id, the
 # count or the attempt number that differs between them may be the clue.
 _SIGNAL = re.compile(
-    r"\b(?:error|err|fatal|critical|crit|warn|warning|panic|panicked|exception|traceback|failed|failure)\b",
+    r"\b(?:errors?|err|fatal|critical|crit|emerg|emergency|alert|severe|warn|warning|warnings"
+    r"|panic|panicked|exception|exceptions|traceback|fail|fails|failed|failing|failure|failures"
+    r"|timed out|timeout|killed|kill|oom|oom-kill|out of memory|segfault|segmentation fault|core dumped"
+    r"|abort|aborted|aborting|denied|refused|unreachable|unhandled|uncaught|crash|crashed|crashing"
+    r"|unauthori[sz]ed|forbidden|not permitted|cannot|can't|could not|couldn't|unable to"
+    r"|corrupt|corrupted|corruption|deadlock|deadlocked"
+    r"|fehler|warnung|fehlgeschlagen|échec|echec|erreur|avertissement|fallo|falló|advertencia|errore|avviso"
+    r"|ошибк\w*|предупрежд\w*)\b"
+    r"|\B(?:error|exception)s?\b"  # TimeoutError, NullPointerException
+    r"|错误|失败|警告|エラー|失敗"
+    # an HTTP status of 400 or more: after the request line, as a field, in a table
+    r"|\bHTTP/[\d.]+\"?\s+[45]\d\d\b|\bstatus(?:_?code)?[\"']?\s*[=:]\s*[\"']?[45]\d\d\b"
+    r"|\|\s*[45]\d\d\s*\||\bCompleted [45]\d\d\b",
     re.IGNORECASE,
 )
+#: lower-case literals of ``signals.SIGNAL`` (the security pass puts back any such line a filter cut)
+_SECURITY_WORDS = (
+    "panic", "fatal error: ", "segmentation fault", "core dumped", "authentication ", "unauthori", "403 forbidden",
+    "permission denied", "access denied", "operation not permitted", "rustsec-", "cve-", "ghsa", "vulnerabilit",
+    " severity", "security ",
+)
+
+
+def _candidates(text: str, lines: list[str], words: tuple[str, ...]) -> set[int] | None:
+    """Return the indices of the lines that contain one of ``words`` in any case (None: check every line)."""
+    folded = text.lower()
+    if len(folded) != len(text):
+        return None  # a character lowered to several: offsets no longer line up
+    starts = _speedups.lines_containing(folded, words)
+    if not starts:
+        return set()
+    found: set[int] = set()
+    wanted = iter(starts)
+    next_start = next(wanted)
+    offset = 0
+    for index, line in enumerate(lines):
+        if offset == next_start:
+            found.add(index)
+            next_start = next(wanted, -1)
+            if next_start == -1:
+                break
+        offset += len(line) + 1
+    return found
+
+
+# -- log records ----------------------------------------------------------------
+
+# A log record: a timestamp or a level word first (after a bracket, a `level=`
+# or a `service |` prefix of docker compose), syslog's `Mon dd hh:mm:ss host`,
+# an access-log line.  A program's other output (tables, JSON data, prose)
+# repeats shapes that carry data, so it is never grouped when the rule asks for
+# log lines only.
+_LOG_RECORD = re.compile(
+    r"^\s*(?:[\w.-]+\s*\|\s)?\s*[\[(<]?(?:"
+    r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d{4}[/.]\d\d[/.]\d\d[ T-]+\d\d:\d\d"
+    r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}[ T,]+\d{1,2}:\d\d|\d\d-\d\d \d\d:\d\d:\d\d"
+    r"|\d\d:\d\d:\d\d|\d{1,2}:\d\d(?::\d\d)?\s?[AP]M\b"
+    r"|(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun),? )?(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"
+    r"|\d\d? (?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d"
+    r"|[IWEF]\d{4} \d\d:\d\d:\d\d|\s*\d+\.\d+\]|\d{1,3}>\d? ?\d{4}-\d\d-\d\d|\d{10}(?:\.\d+)?\s"
+    r"|(?:time|ts|timestamp|t)=|\{\s*\"(?:@?timestamp|time|ts|level|severity|msg|message)\""
+    r"|(?:level=|lvl=|severity=)?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|CRITICAL|CRIT|FATAL|SEVERE"
+    r"|EMERG|ALERT|PANIC|DBG|INF|WRN|FTL|trace|debug|info|notice|warn|warning|error|fatal|critical)\b)"
+    # an access-log line: client, ident, user, [time] "request"
+    r"|^\s*(?:[\w.-]+\s*\|\s)?\S+ \S+ \S+ \[[^\]]{10,40}\] \""
+)
+
+# An access-log request line and the status after it (combined/common log
+# format of nginx, Apache, gunicorn, werkzeug; uvicorn's `"GET / HTTP/1.1" 200`).
+_ACCESS = re.compile(r"\"([A-Z]{3,10}) ([^\s?\"]*)\S* (HTTP/[\d.]+)\" (\d{3})\b")
+_SERVICE_PREFIX = re.compile(r"^\s*([\w.-]+)\s*\|\s")
+# What may come before a JSON record: a compose service, a [tag], a timestamp.
+_JSON_PREFIX = re.compile(r"\s*(?:[\w.-]+\s*\|\s*)?(?:\[[^\]]*\]\s*)?(?:\d[\w:.+-]*\s+)?$")
+
+#: JSON keys, first match wins
+_LEVEL_KEYS = ("level", "lvl", "severity", "log.level", "levelname", "loglevel", "log_level", "@l", "PRIORITY", "s")
+_MESSAGE_KEYS = ("msg", "message", "@m", "@mt", "event", "MESSAGE", "log")
+_LOGGER_KEYS = ("logger", "logger_name", "name", "component", "module", "SYSLOG_IDENTIFIER", "c")
+_STATUS_KEYS = ("status", "status_code", "statusCode", "http_status", "response_status")
+_STATUS_PARENTS = ("res", "response", "http", "request", "req")
+_ERROR_KEYS = ("error", "err", "exception", "exc_info", "stack", "stack_trace", "stacktrace")
+_SIGNAL_LEVELS = frozenset((
+    "warn", "warning", "error", "err", "fatal", "critical", "crit", "panic", "dpanic", "emerg", "emergency",
+    "alert", "severe", "exception", "w", "e", "f", "c",
+))
+_JSON_KEY = "\x1fJ"
+_ACCESS_KEY = "\x1fA"
+
+
+def _json_level(value: Any) -> tuple[str, bool]:
+    """Return a level as text and whether it is a warning or worse (pino/bunyan >= 40, syslog <= 4)."""
+    if isinstance(value, bool):
+        return str(value), False
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, (int, float)):
+        number = int(value)
+        return str(number), (number >= 40) if number >= 10 else (0 <= number <= 4)
+    if isinstance(value, dict):
+        value = value.get("level", value.get("name", ""))
+    text = str(value)
+    return text, text.lower() in _SIGNAL_LEVELS or bool(_SIGNAL.search(text))
+
+
+def _http_error(record: Mapping[str, Any]) -> bool:
+    """Return whether a JSON record carries an HTTP status of 400 or more."""
+    for holder in (record, *(record.get(key) for key in _STATUS_PARENTS)):
+        if not isinstance(holder, Mapping):
+            continue
+        for key in _STATUS_KEYS:
+            status = holder.get(key)
+            if isinstance(status, str) and status.isdigit():
+                status = int(status)
+            if isinstance(status, int) and not isinstance(status, bool) and 400 <= status <= 599:
+                return True
+    return False
+
+
+def _json_record(line: str) -> tuple[str, bool] | None:
+    """Return ``(message key, is signal)`` for a JSON log record, None for anything else.
+
+    A record needs a level or a message key; a JSON object without either is
+    data, not a log record.  The object may follow a short prefix (a compose
+    service name, a timestamp added by ``kubectl logs --timestamps``).
+    """
+    start = line.find("{")
+    if start < 0 or not line.rstrip().endswith("}") or (start and not _JSON_PREFIX.match(line, 0, start)):
+        return None
+    try:
+        record = json.loads(line[start:])
+    except ValueError:
+        return None
+    if not isinstance(record, dict):
+        return None
+    nested = record.get("log")
+    level_value = next((record[key] for key in _LEVEL_KEYS if key in record), None)
+    if level_value is None and isinstance(nested, dict):
+        level_value = nested.get("level")
+    message = next((record[key] for key in _MESSAGE_KEYS if key in record and not isinstance(record[key], dict)), None)
+    if level_value is None and message is None:
+        return None
+    level, signal = _json_level(level_value) if level_value is not None else ("", False)
+    text = message if isinstance(message, str) else json.dumps(message)
+    logger = next((record[key] for key in _LOGGER_KEYS if isinstance(record.get(key), str)), "")
+    if not signal:
+        signal = _http_error(record) or bool(_SIGNAL.search(text)) or any(
+            record.get(key) not in (None, "", False, 0, {}, []) for key in _ERROR_KEYS
+        )
+    prefix = _SERVICE_PREFIX.match(line)
+    service = prefix.group(1) if prefix and prefix.end() <= start else ""
+    return f"{_JSON_KEY}{service}\x1f{level.lower()}\x1f{logger}\x1f{text}", signal
+
+
+def _access_record(line: str) -> tuple[str, bool] | None:
+    """Return ``(message key, is signal)`` for an access-log line, None for anything else."""
+    if "HTTP/" not in line:
+        return None
+    found = _ACCESS.search(line)
+    if found is None:
+        return None
+    method, path, _protocol, status = found.groups()
+    prefix = _SERVICE_PREFIX.match(line)
+    service = prefix.group(1) if prefix and prefix.end() <= found.start() else ""
+    # The status stays glued to a letter so that the hot path does not mask it.
+    return f"{_ACCESS_KEY}{status}\x1f{service}\x1f{method} {path}", status[0] in "45"
+
+
+# -- grouping -------------------------------------------------------------------
 
 
 def _apply_user_normalisers(lines: list[str], sources: list[str]) -> list[str]:
@@ -40,41 +245,111 @@ def _apply_user_normalisers(lines: list[str], sources: list[str]) -> list[str]:
     return normalised
 
 
-# A log record: a timestamp or a level word first (after a bracket or a
-# `level=`), or syslog's `Mon dd hh:mm:ss host`.  A program's other output
-# (tables, JSON, prose) repeats shapes that carry data, so it is never grouped
-# when the rule asks for log lines only.
-_LOG_RECORD = re.compile(
-    r"^\s*[\[(]?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d\d:\d\d:\d\d|\d{4}/\d\d/\d\d \d\d:\d\d"
-    r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"
-    r"|[IWEF]\d{4} \d\d:\d\d:\d\d"
-    r"|(?:time|ts|timestamp)=|\{\s*\"(?:@?timestamp|time|ts|level|severity|msg|message)\""
-    r"|(?:level=)?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|CRITICAL|FATAL|trace|debug|info|warn|warning|error)\b)"
-)
+class _Plan:
+    """Per line: the key it groups by, or None for a line that stays on its own or groups verbatim."""
+
+    __slots__ = ("keys", "records", "repeats", "signals")
+
+    def __init__(self, size: int) -> None:
+        self.keys: list[str | None] = [None] * size
+        self.signals: list[bool] = [False] * size
+        #: first line of a block that repeats an earlier block verbatim -> its length
+        self.repeats: dict[int, int] = {}
+        self.records = 0
 
 
-def _groups(
-    lines: list[str], keys: list[str], max_unique: int, log_lines_only: bool
-) -> list[tuple[int, int]]:
+def _repeated_blocks(lines: list[str], min_lines: int = 4, min_chars: int = 200) -> dict[int, int]:
+    """Return ``{first line: length}`` of the blocks that repeat an earlier block line for line.
+
+    A program that logs an exception and raises it again prints the same
+    traceback twice; a retry loop prints the same multi-line error each time.
+    A block needs ``min_lines`` lines, two of them different (a run of one
+    repeated line is left to the grouping, which counts it), and ``min_chars``
+    characters: a marker in place of a short block would only add noise.
+    """
+    first_at: dict[str, int] = {}
+    blocks: dict[int, int] = {}
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        earlier = first_at.get(line)
+        if earlier is not None and line.strip():
+            length = 0
+            while (index + length < len(lines) and earlier + length < index
+                   and lines[earlier + length] == lines[index + length]):
+                length += 1
+            block = lines[index : index + length]
+            if length >= min_lines and len(set(block)) > 1 and sum(map(len, block)) >= min_chars:
+                blocks[index] = length
+                index += length
+                continue
+        first_at.setdefault(line, index)
+        index += 1
+    return blocks
+
+
+def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
+    """Classify every line: log record or not, signal or not, and its message key."""
+    log_lines_only = bool(params.get("log_lines_only"))
+    routine = [user_pattern(source) for source in params.get("routine_patterns") or ()]
+    signal_candidates = _candidates(text, lines, _SIGNAL_WORDS)
+    security_candidates = _candidates(text, lines, _SECURITY_WORDS)
+    plan = _Plan(len(lines))
+    if log_lines_only:
+        plan.repeats = _repeated_blocks(lines)
+    repeated = {index for start, length in plan.repeats.items() for index in range(start, start + length)}
+    for index, line in enumerate(lines):
+        if index in repeated:
+            continue
+        derived = _json_record(line) if "{" in line else None
+        if derived is None:
+            derived = _access_record(line)
+        record = derived is not None or _LOG_RECORD.match(line) is not None
+        if record:
+            plan.records += 1
+        elif log_lines_only:
+            continue  # stays a group of its own
+        if (security_candidates is None or index in security_candidates) and _SECURITY.search(line):
+            plan.signals[index] = True
+            continue
+        if derived is not None:
+            key, signal = derived
+        else:
+            key, signal = line, signal_candidates is None or index in signal_candidates
+        # routine first: it is the cheaper test where it applies (an sshd storm)
+        if signal and not (routine and matches_any(routine, line)) and (derived or _SIGNAL.search(line)):
+            plan.signals[index] = True
+            continue
+        plan.keys[index] = key
+    return plan
+
+
+def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) -> list[tuple[int, int]]:
     """Return ``(first index, count)`` groups in first-seen order.
 
-    Signal lines group only with their verbatim repeats; with ``log_lines_only``
-    a line that is not a log record stays a group of its own.
+    Signal lines group only with their verbatim repeats; a line without a key
+    stays a group of its own.
     """
-    plain_indices: list[int] = []
+    grouped: list[int] = []
+    grouped_keys: list[str] = []
     signal_groups: dict[str, list[int]] = {}
-    groups: list[tuple[int, int]] = []
-    for index, line in enumerate(lines):
-        if log_lines_only and not _LOG_RECORD.match(line):
-            groups.append((index, 1))
-        elif _SIGNAL.search(line):
-            signal_groups.setdefault(line, [index, 0])[1] += 1
+    # A repeated block is one group with a negative count: its marker.
+    groups: list[tuple[int, int]] = [(start, -length) for start, length in plan.repeats.items()]
+    repeated = {index for start, length in plan.repeats.items() for index in range(start, start + length)}
+    for index, key in enumerate(plan.keys):
+        if index in repeated:
+            continue
+        if key is not None:
+            grouped.append(index)
+            grouped_keys.append(key)
+        elif plan.signals[index]:
+            signal_groups.setdefault(lines[index], [index, 0])[1] += 1
         else:
-            plain_indices.append(index)
-    groups.extend(
-        (plain_indices[first], count)
-        for first, count in _speedups.dedup_lines([keys[index] for index in plain_indices], max_unique)
-    )
+            groups.append((index, 1))
+    if sources:
+        # Grouping runs on the user-normalised copy; the output shows the original first line.
+        grouped_keys = _apply_user_normalisers(grouped_keys, sources)
+    groups.extend((grouped[first], count) for first, count in _speedups.dedup_lines(grouped_keys, max_unique))
     groups.extend((first, count) for first, count in signal_groups.values())
     groups.sort()
     return groups
@@ -84,14 +359,20 @@ def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> Strat
     lines, ends_with_newline = split_lines(text)
     if not lines:
         return StrategyResult(text, Confidence.FULL)
+    plan = _plan(text, lines, params)
+    min_ratio = float(params.get("min_log_ratio") or 0.0)
+    if min_ratio > 0 and plan.records < min_ratio * sum(1 for line in lines if line.strip()):
+        return StrategyResult(text, Confidence.FULL)  # not a log: nothing to group
     max_unique = int_param(params, "max_unique_patterns", 10_000)
-    sources = list(params.get("normalize_patterns") or ())
-    # Grouping runs on the user-normalised copy; the output shows the original first line.
-    keys = _apply_user_normalisers(lines, sources) if sources else lines
-    groups = _groups(lines, keys, max_unique, bool(params.get("log_lines_only")))
-    if len(groups) == len(lines):
+    groups = _groups(lines, plan, max_unique, list(params.get("normalize_patterns") or ()))
+    if len(groups) == len(lines) and not plan.repeats:
         return StrategyResult(text, Confidence.FULL)
-    out = [lines[first] if count == 1 else f"{lines[first]} (x{count})" for first, count in groups]
+    out = [
+        lines[first] if count == 1
+        else f"{lines[first]} (x{count})" if count > 1
+        else f"... ({plural(-count, 'line')} omitted: the same as the block above) ..."
+        for first, count in groups
+    ]
     return StrategyResult(join_lines(out, ends_with_newline), Confidence.FULL)
 
 

@@ -1,7 +1,10 @@
 """``git_diff``: every file and hunk header, body lines shared out under a limit, and a stat line.
 
-Handles ``git diff`` (also ``--cached``, combined ``--cc`` diffs of merges)
-and ``git show`` (the commit header is kept before the diff).
+Handles ``git diff`` (also ``--cached``, combined ``--cc`` diffs of merges),
+``git show`` (the commit header is kept before the diff) and the patches of
+several commits (``git log -p``, ``git show A B``): each commit keeps its
+header and message and gets its own stat line; with more than one commit the
+author and date lines go, as in ``git log`` without patches.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ _HEADER = re.compile(
     r"dissimilarity index |rename from |rename to |copy from |copy to |Binary files |GIT binary patch)"
 )
 _HUNK = re.compile(r"^@@@? ")
+_INDEX = re.compile(r"^index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d+)?$")
 _PLUS_PATH = re.compile(r"^\+\+\+ (?:b/)?(?P<path>.+)$")
 
 
@@ -71,17 +75,47 @@ class _FileDiff:
         return insertions, deletions
 
 
-def _parse(lines: list[str]) -> tuple[list[str], list[_FileDiff]]:
-    preamble: list[str] = []
-    files: list[_FileDiff] = []
+#: ``commit <sha>`` opening each commit of ``git log -p`` / ``git show A B`` (maybe with decorations)
+_COMMIT = re.compile(r"^commit [0-9a-f]{7,64}(?:\s|$)")
+#: per-commit metadata that ``git log`` output without patches loses too (see the git-log rule)
+_GIT_MESSAGE = re.compile(r"^(?:fatal|error|warning|usage): ")
+_BODY_STARTS = (" ", "+", "-", "@", "\\")
+_METADATA = re.compile(r"^(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):\s")
+
+
+class _Section:
+    """One commit (or the text before the first one): its header lines, then its files."""
+
+    def __init__(self) -> None:
+        self.header: list[str] = []
+        self.files: list[_FileDiff] = []
+        self.trailer: list[str] = []  # the blank line git prints before the next commit
+
+
+def _parse(lines: list[str]) -> list[_Section]:
+    sections = [_Section()]
     for line in lines:
+        current = sections[-1]
+        last = current.files[-1] if current.files else None
+        if (_COMMIT.match(line) and (current.files or current.header)) or (
+            # past a hunk, a line that is no diff line: the next commit in another --format (--oneline)
+            last is not None
+            and not last.in_header
+            and line
+            and not line.startswith(_BODY_STARTS)
+            and not _FILE_START.match(line)
+        ):
+            if last is not None and last.lines[-1] == ("", False):
+                current.trailer.append(last.lines.pop()[0])
+            current = _Section()
+            sections.append(current)
         if _FILE_START.match(line):
-            files.append(_FileDiff(line))
-        elif files:
-            files[-1].add(line)
+            current.files.append(_FileDiff(line))
+        elif current.files:
+            current.files[-1].add(line)
         else:
-            preamble.append(line)
-    return preamble, files
+            current.header.append(line)
+    return sections
 
 
 def _stat_line(files: list[_FileDiff]) -> str:
@@ -98,39 +132,109 @@ def _stat_line(files: list[_FileDiff]) -> str:
     )
 
 
+def _fair_shares(sizes: list[int], limit: int) -> list[int]:
+    """Share ``limit`` between parts of ``sizes``: small parts whole, the big ones the rest evenly."""
+    if sum(sizes) <= limit:
+        return list(sizes)
+    shares = [0] * len(sizes)
+    left = limit
+    order = sorted(range(len(sizes)), key=sizes.__getitem__)
+    for done, index in enumerate(order):
+        shares[index] = min(sizes[index], left // (len(sizes) - done))
+        left -= shares[index]
+    return shares
+
+
 def _budgets(files: list[_FileDiff], limit: int) -> list[int]:
-    """Share ``limit`` body lines between files in proportion to their size (each gets a few)."""
-    total = sum(file_diff.body_size for file_diff in files)
-    if total <= limit:
-        return [file_diff.body_size for file_diff in files]
-    floor = min(5, limit // max(len(files), 1))
-    return [
-        min(file_diff.body_size, max(floor, file_diff.body_size * limit // total)) for file_diff in files
-    ]
+    """Share ``limit`` body lines between files (each gets a few; a cut of one or two lines is not made)."""
+    sizes = [file_diff.body_size for file_diff in files]
+    floor = min(3, limit // max(len(files), 1))
+    budgets = []
+    for size, share in zip(sizes, _fair_shares(sizes, limit)):
+        share = max(share, min(size, floor))
+        budgets.append(size if size - share <= 2 else share)
+    return budgets
+
+
+def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
+    """Return the indices (in ``file_diff.lines``) of the body lines to keep, spread over the hunks.
+
+    Each hunk gets its share of ``budget``, taken from just before its first
+    changed line: the context git prints above a change says least.
+    """
+    hunks: list[list[int]] = []
+    for index, (_, is_header) in enumerate(file_diff.lines):
+        if is_header:
+            if not hunks or hunks[-1]:
+                hunks.append([])
+        elif hunks:
+            hunks[-1].append(index)
+        else:
+            hunks.append([index])
+    hunks = [hunk for hunk in hunks if hunk]
+    width = 2 if file_diff.combined else 1
+    kept: set[int] = set()
+    for hunk, share in zip(hunks, _fair_shares([len(hunk) for hunk in hunks], budget)):
+        if share >= len(hunk):
+            kept.update(hunk)
+            continue
+        changed = next(
+            (n for n, index in enumerate(hunk) if file_diff.lines[index][0][:width].strip(" ")), 0
+        )
+        start = min(max(changed - 1, 0), len(hunk) - share)
+        kept.update(hunk[start : start + share])
+    return kept
 
 
 def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
+    if not text.strip():
+        return StrategyResult(text, Confidence.FULL)  # no changes: git prints nothing
     lines, ends_with_newline = split_lines(text)
-    preamble, files = _parse(lines)
-    if not files:
+    sections = _parse(lines)
+    files = [file_diff for section in sections for file_diff in section.files]
+    commits = sum(1 for section in sections if section.header and _COMMIT.match(section.header[0]))
+    if not files and not commits:
+        if _GIT_MESSAGE.match(next(line for line in lines if line.strip())):
+            return StrategyResult(text, Confidence.FULL)  # `fatal: bad revision 'x'`: nothing to cut
         return fallback(text)
     limit = max(int_param(params, "max_diff_lines", 500), 1)
-    out = list(preamble)
+    budgets = iter(_budgets(files, limit))
+    out: list[str] = []
     cut_any = False
-    for file_diff, budget in zip(files, _budgets(files, limit)):
-        omitted = 0
-        for line, is_header in file_diff.lines:
-            if is_header:
-                out.append(line)
-            elif budget > 0:
-                out.append(line)
-                budget -= 1
+    over_budget = sum(file_diff.body_size for file_diff in files) > limit
+    metadata = blob_lines = 0
+    for section in sections:
+        for line in section.header:
+            if commits > 1 and _METADATA.match(line):
+                metadata += 1  # ``git log -p``: like the git-log rule, authors and dates go
             else:
-                omitted += 1
-        if omitted:
-            cut_any = True
-            out.append(f"... ({omitted} line{'s' if omitted != 1 else ''} omitted in {file_diff.path}) ...")
-    out.append(_stat_line(files))
+                out.append(line)
+        for file_diff in section.files:
+            budget = next(budgets)
+            kept = _kept_body(file_diff, budget) if budget < file_diff.body_size else None
+            omitted = 0
+            for index, (line, is_header) in enumerate(file_diff.lines):
+                if over_budget and is_header and _INDEX.match(line):
+                    blob_lines += 1  # blob ids: what a reader of a cut diff has no use for
+                elif is_header or kept is None or index in kept:
+                    out.append(line)
+                else:
+                    omitted += 1
+            if omitted:
+                cut_any = True
+                out.append(f"... ({omitted} line{'s' if omitted != 1 else ''} omitted in {file_diff.path}) ...")
+        if section.files:
+            out.append(_stat_line(section.files))
+        out.extend(section.trailer)
+    markers = []
+    if metadata:
+        markers.append(f"... ({metadata} author and date line{'s' if metadata != 1 else ''} omitted) ...")
+    if blob_lines:
+        markers.append(f"... ({blob_lines} index line{'s' if blob_lines != 1 else ''} (blob ids) omitted) ...")
+    if markers:
+        # before the last stat line, which stays the last line
+        at = len(out) - 1 if sections[-1].files else len(out)
+        out[at:at] = markers
     return StrategyResult(join_lines(out, ends_with_newline), Confidence.PARTIAL if cut_any else Confidence.FULL)
 
 

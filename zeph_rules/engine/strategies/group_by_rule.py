@@ -1,9 +1,17 @@
-"""``group_by_rule``: fold repeated lint warnings into one block per rule.
+"""``group_by_rule``: fold repeated lint findings, keeping every distinct message and every location.
 
 Understands, without configuration, the formats of rustc / clippy, ruff (full
-and concise), eslint (stylish), mypy, flake8, pylint, go vet and gcc / clang.
-Every group keeps one full example and every location; errors are never
-grouped (each is kept verbatim), and the tools' summary lines are kept.
+and concise), eslint (stylish), mypy, flake8, pylint, go vet, gcc / clang, tsc
+(plain and --pretty) and javac.  Source excerpts and code frames go (an error
+keeps its labelled lines).  Block formats (rustc, ruff full) group by rule under
+one full example.  One-line findings fold only when they say the same thing
+(message, rule, notes: all but the location) into the first and an ``also at``
+list; a compiler's errors, pylint's warnings and errors, eslint's findings and a
+type checker's type errors never fold (a type checker's missing-annotation codes
+do).  The tools' summary lines are kept, last.
+
+With a ``rule_pattern`` (grep, user rules) lines group by the pattern instead:
+see ``_user_grouping``.
 """
 
 from __future__ import annotations
@@ -32,11 +40,28 @@ _ARROW = re.compile(r"^\s*--> (?P<location>\S+)")
 _RUST_RULE_NOTE = re.compile(r"#\[(?:warn|deny|forbid)\((?P<rule>[\w:]+)\)\]")
 _CLIPPY_URL = re.compile(r"rust-clippy/.*#(?P<lint>\w+)")
 
-# one-line heads: "path:line[:col]: [severity[code]: ]message"
+# one-line heads: "path:line[:col]: [severity[code]: ]message" (go vet may say "vet: " first)
 _LOCATED = re.compile(
-    r"^(?P<location>[^\s:][^:]*:\d+(?::\d+)?): (?:(?P<severity>fatal error|error|warning|note|remark|info)"
+    r"^(?:vet: )?(?P<location>[^\s:][^:]*:\d+(?::\d+)?): (?:(?P<severity>fatal error|error|warning|note|remark|info)"
     r"(?:\[(?P<code>[\w-]+)\])?: )?(?P<message>.*)$"
 )
+# tsc: "path(line,col): error TS2322: message", and with --pretty "path:line:col - error TS2322: message"
+# followed by the message's continuation, blank lines and code frames up to the next head
+_TSC = re.compile(
+    r"^(?P<location>[^\s(][^(]*\(\d+,\d+\)): (?P<severity>error|warning|message) (?P<code>TS\d+): (?P<message>.*)$"
+)
+_TSC_PRETTY = re.compile(
+    r"^(?P<location>[^\s:][^:]*:\d+:\d+) - (?P<severity>error|warning|message) (?P<code>TS\d+): (?P<message>.*)$"
+)
+#: type checkers call every finding an error; these codes are about missing annotations, not bugs, and
+#: come by the hundred under --strict / noImplicitAny: their repeats fold (mypy, then tsc)
+_ANNOTATION_CODES = frozenset({
+    "no-untyped-def", "no-untyped-call", "var-annotated", "type-arg", "no-any-return", "no-any-unimported",
+    "no-any-explicit", "no-any-expr", "import-untyped", "unused-ignore",
+    "TS7005", "TS7006", "TS7008", "TS7010", "TS7019", "TS7031", "TS7034",
+})
+#: javac names its lint category first: "warning: [unchecked] unchecked call ..."
+_JAVAC_LINT = re.compile(r"^\[(?P<rule>[\w-]+)\] (?P<message>.*)$")
 _GCC_FLAG = re.compile(r" \[(?P<rule>-W[\w=+-]+)\]$")
 _MYPY_CODE = re.compile(r"  \[(?P<rule>[\w-]+)\]$")
 _LINT_CODE = re.compile(r"^(?P<rule>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<message>.*)$")
@@ -54,11 +79,16 @@ _SUMMARY = re.compile(
     r"|^✖ \d+ problems?|^Success: no issues|^Your code has been rated|^\[\*\] \d+ fixable|^All checks passed"
     r"|^\d+ files? (?:would be )?(?:reformatted|left unchanged)|^No fixes available|^\d+\s+\S+\s+\[[ *]\] "
     r"|^\s*Finished \S+ |^\s*Finished [`'\"]"
+    r"|^\d+ (?:errors?|warnings?)$|^\s*\d+ errors? and \d+ warnings? potentially fixable"
+    r"|^Errors\s+Files$|^\s+\d+\s+\S+:\d+$"
 )
 _NOISE = re.compile(
     r"^\s*(?:Compiling|Checking|Finished|Blocking|Downloading|Downloaded|Updating|Locking|Fresh|Building) "
+    r"(?!\S+ v\S+ \((?:/|[A-Za-z]:\\|\.))"  # the workspace's own crates (named with their path) stay
     r"|^-{10,}$"
 )
+#: cargo's line for one of the workspace's own crates: progress, but it says which crate the diagnostics are of
+_OWN_CRATE = re.compile(r"^\s*(?:Compiling|Checking) \S+ v\S+ \((?:/|[A-Za-z]:\\|\.)")
 # gcc names the enclosing function before its diagnostics; the line travels with the next one
 _CONTEXT = re.compile(
     r"^\S+: In (?:function|member function|constructor|destructor|instantiation of|static member function) .*:$"
@@ -76,6 +106,14 @@ class Diagnostic:
     location: str | None
     lines: list[str] = field(default_factory=list)
     ends_at_blank: bool = False
+    #: whether repeats may fold into "also at"; errors of compilers never do (see _located)
+    foldable: bool | None = None
+    #: tsc --pretty: blank lines and code frames belong to the diagnostic until the next head
+    ends_at_head: bool = False
+
+    def __post_init__(self) -> None:
+        if self.foldable is None:
+            self.foldable = self.severity not in ("error", "fatal error")
 
 
 def _shape(message: str) -> str:
@@ -95,24 +133,38 @@ def _rust_rule(diagnostic: Diagnostic) -> str | None:
 
 
 def _located(match: re.Match[str]) -> Diagnostic:
-    """Build a diagnostic from a ``path:line: ...`` head, finding the rule wherever the tool puts it."""
+    """Build a diagnostic from a ``path:line: ...`` head, finding the rule wherever the tool puts it.
+
+    Whether repeats may fold follows the tool's own grading: a compiler's errors
+    (gcc, javac, rustc) never fold, nor pylint's warnings and errors; a type
+    checker calls every finding an error (mypy) and grades by its error code,
+    so its errors fold like any linter finding.
+    """
     severity = match["severity"] or "warning"
     message = match["message"]
     rule: str | None = match["code"]
-    for pattern in (_GCC_FLAG, _MYPY_CODE):
-        found = pattern.search(message)
-        if found:
-            rule = found["rule"]
-            message = message[: found.start()]
-            break
+    foldable: bool | None = None
+    mypy = _MYPY_CODE.search(message)
+    gcc = _GCC_FLAG.search(message)
+    if mypy or gcc:
+        found = mypy or gcc
+        assert found is not None
+        rule = found["rule"]
+        message = message[: found.start()]
+        if mypy and rule in _ANNOTATION_CODES:
+            foldable = True
     else:
         pylint = _PYLINT.match(message)
         lint = _LINT_CODE.match(message)
+        javac = _JAVAC_LINT.match(message)
         if pylint:
             rule, message = f"{pylint['code']} {pylint['rule']}", pylint["message"]
+            foldable = pylint["code"][0] not in "WEF"
         elif lint:
             rule, message = lint["rule"], lint["message"]
-    return Diagnostic(severity, message, rule, match["location"], [match.group(0)])
+        elif javac and match["severity"]:
+            rule, message = javac["rule"], javac["message"]
+    return Diagnostic(severity, message, rule, match["location"], [match.group(0)], foldable=foldable)
 
 
 def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
@@ -140,6 +192,11 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
                 continue
             current = None
             continue
+        if current is not None and current.ends_at_head:
+            if not line.strip() or not (_TSC_PRETTY.match(line) or _SUMMARY.match(line)):
+                current.lines.append(line)
+                continue
+            current = None
         if not line.strip():
             current = None
             eslint_file = None
@@ -157,11 +214,22 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
             continue
         rust = _RUST_HEAD.match(line)
         if rust:
-            current = start(Diagnostic(rust["severity"], rust["message"], rust["rule"], None, [line], True))
+            # a block (rustc) goes on with indented lines; a head followed by another head is a line of its own
+            # (ruff's "warning: rules are incompatible" before its findings)
+            follows = lines[index + 1] if index + 1 < len(lines) else ""
+            block = not follows.strip() or follows[:1].isspace() or follows[:1] in "|="
+            current = start(Diagnostic(rust["severity"], rust["message"], rust["rule"], None, [line], block))
             continue
         ruff = _RUFF_HEAD.match(line)
         if ruff and index + 1 < len(lines) and _ARROW.match(lines[index + 1]):
             current = start(Diagnostic("warning", ruff["message"], ruff["rule"], None, [line], True))
+            continue
+        tsc = _TSC.match(line) or _TSC_PRETTY.match(line)
+        if tsc:
+            diagnostic = Diagnostic(tsc["severity"], tsc["message"], tsc["code"], tsc["location"], [line],
+                                    foldable=tsc["code"] in _ANNOTATION_CODES or tsc["severity"] != "error")
+            diagnostic.ends_at_head = tsc.re is _TSC_PRETTY
+            current = start(diagnostic)
             continue
         located = _LOCATED.match(line)
         if located:
@@ -173,14 +241,15 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
         if _ESLINT_FILE.match(line):
             eslint_file = line.strip()
             current = None
-            noise += 1
+            items.append(line)
             continue
         eslint = _ESLINT_ITEM.match(line)
         if eslint and eslint_file is not None:
+            # stylish prints the path once and each finding on a short line of its own, graded by the
+            # project's config: every finding stays as printed
             location = f"{eslint_file}:{eslint['line']}:{eslint['col']}"
-            rule = eslint["rule"]
-            text = f"{location}: {eslint['severity']}: {eslint['message']}" + (f"  [{rule}]" if rule else "")
-            current = start(Diagnostic(eslint["severity"], eslint["message"], rule, location, [text]))
+            current = start(Diagnostic(eslint["severity"], eslint["message"], eslint["rule"], location, [line],
+                                       foldable=False))
             continue
         if current is not None and (line[:1].isspace() or line[:1] == "|"):
             current.lines.append(line)  # source excerpt, caret line or continuation of the message
@@ -217,25 +286,58 @@ def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
                 lines.append(_head(other))
             lines.append(f"  --> {other.location or '?'}")
         return lines
-    # a big group of one-line findings: messages that differ only in numbers and quoted names count as the same
-    shape = _shape(first.message)
-    same_message = [other.location or _head(other) for other in others if _shape(other.message) == shape]
-    if same_message:
-        lines.append(f"   also at: {', '.join(same_message)}")
-    lines.extend(_head(other) for other in others if _shape(other.message) != shape)
-    return lines
+    # one-line findings group only when they say the same thing: what differs is where
+    return [f"   also at: {_locations([other.location or _head(other) for other in others])}"]
+
+
+_PATH_AND_PLACE = re.compile(r"^(?P<path>.*?)(?P<place>(?::\d+)+|\(\d+,\d+\))$")
+
+
+def _locations(locations: list[str]) -> str:
+    """Join locations, naming each path once per run: ``a.py:3, 9, 12; b.py:4``."""
+    out: list[str] = []
+    path: str | None = None
+    for location in locations:
+        split = _PATH_AND_PLACE.match(location)
+        if split and split["path"] and split["path"] == path:
+            out.append(", " + split["place"].lstrip(":"))
+            continue
+        path = split["path"] if split else None
+        out.append(("; " if out else "") + location)
+    return "".join(out)
+
+
+def _one_line_key(diagnostic: Diagnostic) -> str:
+    """Return what a one-line finding must share with another to fold: all it says but where.
+
+    That is its severity, rule and message, and its other lines (notes, the
+    message's continuation, gcc's "In function" context) with their locations cut.
+    """
+    head = _head(diagnostic)
+    said = [diagnostic.severity, diagnostic.rule or "", diagnostic.message]
+    for line in _compact(diagnostic, False)[0]:
+        if line is head:
+            continue
+        located = _LOCATED.match(line)
+        said.append(line[located.end("location") :] if located else line.strip())
+    return "\0".join(said)
 
 
 #: a source excerpt under a diagnostic: rustc/ruff/gcc gutters ("12 |", "   |"), ruff's fix diffs, "..."
 _EXCERPT = re.compile(r"^\s*\d*\s*[|│]|^\s*\d+\s+[+-] |^\s+[+-] |^\s*\.\.\.$|^\s*::: ")
 #: an excerpt line that labels the code with words ("^^^ expected `String`, found `&str`")
 _LABEL = re.compile(r"^\s*\d*\s*[|│][\s|/\\_]*[\^~\-][\^~\-\s|]*[A-Za-z`(]")
-#: one-line diagnostics are grouped only when a rule repeats this often; fewer are kept verbatim
+#: one-line findings that say the same thing fold when this many repeat; fewer are kept verbatim
 _GROUP_ONE_LINE_FROM = 25
+#: ... or, in a report of this many findings, when they repeat at all: a screenful reads best as
+#: printed, hundreds are mostly repetition
+_MANY_FINDINGS = 150
 
 
 #: clang's gutter-less excerpt: the code line, then a line of carets and tildes
 _CARET = re.compile(r"^\s*[\^~][\s^~]*$")
+#: the code line above a caret line: indented (clang, javac) or after its line number (tsc --pretty)
+_CODE_LINE = re.compile(r"^\s|^\d+ ")
 
 
 #: a note that points into the compiler's or the system's headers ("candidate constructor not viable")
@@ -252,10 +354,12 @@ def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, in
     """
     lines = diagnostic.lines
     carets = {index for index, line in enumerate(lines) if index and _CARET.match(line)}
-    code = {index - 1 for index in carets if index > 1 and lines[index - 1][:1].isspace()}
+    code = {index - 1 for index in carets if index > 1 and _CODE_LINE.match(lines[index - 1])}
     kept: list[str] = []
     cut = notes_cut = system_notes = 0
     for index, line in enumerate(lines):
+        if not line.strip():
+            continue  # tsc --pretty spaces its code frames with blank lines
         excerpt = index in carets or index in code or (
             _EXCERPT.match(line) and not _ARROW.match(line) and not (is_error and _LABEL.match(line))
         )
@@ -278,10 +382,13 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
             diagnostic.rule = _rust_rule(diagnostic)
     # rustc prints the "#[warn(lint)]" note only once per lint: learn message shape -> lint.
     rule_of_shape = {_shape(d.message): d.rule for d in diagnostics if d.rule}
+    one_line = sum(not diagnostic.ends_at_blank for diagnostic in diagnostics)
+    fold_from = 2 if one_line >= _MANY_FINDINGS else _GROUP_ONE_LINE_FROM
     groups: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
-        if diagnostic.severity not in ("error", "fatal error"):
-            groups.setdefault(_group_key(diagnostic, rule_of_shape), []).append(diagnostic)
+        if diagnostic.foldable:
+            key = _group_key(diagnostic, rule_of_shape) if diagnostic.ends_at_blank else _one_line_key(diagnostic)
+            groups.setdefault(key, []).append(diagnostic)
     group_of = {id(member): members for members in groups.values() for member in members}
     out: list[str] = []
     excerpts = system_notes = 0
@@ -290,7 +397,7 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
             out.append(item)
             continue
         members = group_of.get(id(item))
-        if members is None or (not item.ends_at_blank and len(members) < _GROUP_ONE_LINE_FROM):
+        if members is None or (not item.ends_at_blank and len(members) < fold_from):
             # errors are never grouped; a few one-line warnings read best as they came
             lines, cut, notes_cut = _compact(item, members is None)
             excerpts += cut
@@ -310,7 +417,7 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         system_notes += notes_cut
         out.extend(lines)
         out.extend(_other_members(first, members[1:]))
-        if first.ends_at_blank or len(members) > 1:
+        if first.ends_at_blank:
             out.append("")
     if noise:
         out.append(omitted_marker(noise, "line", "of progress and context"))
@@ -329,21 +436,100 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
     return cleaned
 
 
-def _user_grouping(lines: list[str], location_source: str | None, rule_source: str) -> list[str] | None:
-    """Group with the rule's own patterns: per rule, its example lines, then every other location.
+#: user groupings (grep) leave outputs shorter than this as they are: they read best as printed
+_FOLD_LINES_FROM = 40
+#: in output with no locations, a family of near-identical lines this big keeps its first and last
+_FAMILY_FROM = 5
+
+#: words that say something went wrong; a line carrying one folds only with its exact repeats
+_TROUBLE = re.compile(r"error|fatal|killed|panic|fail|exception|denied|refused|\boom\b|oom.?kill", re.IGNORECASE)
+_DIGITS = re.compile(r"[0-9A-Fa-f]*\d[0-9A-Fa-f]*")
+_BLANKS = re.compile(r"\s+")
+
+
+def _trouble(line: str) -> set[str]:
+    """Return the trouble words of ``line`` (lower case, ``oom-kill`` as ``oom``)."""
+    return {"oom" if word.lower().startswith("oom") else word.lower() for word in _TROUBLE.findall(line)}
+
+
+def _searched_words(lines: list[str]) -> set[str]:
+    """Return the trouble words that at least half of ``lines`` carry: what was searched for, not news."""
+    counts: dict[str, int] = {}
+    for line in lines:
+        for word in _trouble(line):
+            counts[word] = counts.get(word, 0) + 1
+    return {word for word, count in counts.items() if 2 * count >= len(lines)}
+
+
+def _fold_key(text: str, searched: set[str]) -> str:
+    """Return what a line must share with another to fold into it.
+
+    A line that reports trouble (beyond the words every hit carries) folds only
+    with its exact repeats; any other line also with lines that differ only in
+    numbers and hex ids.
+    """
+    text = _BLANKS.sub(" ", text).strip()
+    if _trouble(text) - searched:
+        return "=" + text
+    return "~" + _DIGITS.sub("0", text)
+
+
+def _also_at(locations: list[str]) -> str:
+    """Render the members folded into the lines above: their locations, and how many had none."""
+    named = [location for location in locations if location]
+    unnamed = len(locations) - len(named)
+    if not named:
+        return f"   (+{unnamed} more)"
+    return f"   also at: {', '.join(named)}" + (f" (+{unnamed} more)" if unnamed else "")
+
+
+def _fold_families(lines: list[str]) -> list[str]:
+    """Fold each big family of near-identical lines to its first and last, with a counted marker.
+
+    For output where no line names a location (``grep pattern file``): a line
+    cannot be pointed at, so a family must be big before it folds, and the last
+    member stays too (it says when the repeats stopped).
+    """
+    if len(lines) < _FOLD_LINES_FROM:
+        return lines
+    searched = _searched_words([line for line in lines if line.strip()])
+    families: dict[str, list[int]] = {}
+    for index, line in enumerate(lines):
+        if line.strip():
+            families.setdefault(_fold_key(line, searched), []).append(index)
+    dropped: set[int] = set()
+    markers: dict[int, int] = {}
+    for members in families.values():
+        if len(members) >= _FAMILY_FROM:
+            dropped.update(members[1:-1])
+            markers[members[0]] = len(members) - 2
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        if index in dropped:
+            continue
+        out.append(line)
+        if index in markers:
+            out.append(omitted_marker(markers[index], "line", "like the one above"))
+    return out
+
+
+def _user_grouping(lines: list[str], location_source: str | None, rule_source: str) -> list[str]:
+    """Group with the rule's own patterns: a member folds into ``also at`` when it says nothing new.
 
     The group key is the rule pattern's first group (or its whole match).  When
     that group is optional and did not take part (``rg --heading`` prints
     ``12:text`` under a ``path`` line), the key is the last line that matched
     nothing: the heading.  A location is the location pattern's first group (or
-    its whole match).  Each group keeps, besides its first line, the lines whose
-    shape (numbers and quoted specifics blanked) is new, up to three; the other
-    members are named by location.  Groups appear where their first line was.
+    its whole match); what is left of the line is its text.  Within a group, a
+    member whose text repeats a text shown before (exactly when it reports
+    trouble, else but for its numbers) folds into one ``also at`` line after the
+    group's last member; every other line stays where it was.  Short output is
+    left alone, and output in which no line matches the rule pattern only has
+    its big families of near-identical lines folded.
     """
     location_pattern = user_pattern(location_source) if location_source else None
     rule_pattern = user_pattern(rule_source)
-    groups: dict[str, list[tuple[str, str]]] = {}
-    order: list[str | tuple[str]] = []  # a plain line, or (group key,) where the group goes
+    members: list[tuple[str, str, str] | None] = []  # per line: (group key, location, text), None for a plain line
     heading = ""
     for line in lines:
         try:
@@ -352,46 +538,46 @@ def _user_grouping(lines: list[str], location_source: str | None, rule_source: s
         except TimeoutError:
             rule = located = None
         if rule is None:
-            order.append(line)
+            members.append(None)
             if line.strip():
                 heading = line
             continue
         key = rule.group(0)
         if rule.re.groups:
             key = next((group for group in rule.groups() if group is not None), f"\0{heading}")
-        location = ""
-        if location_pattern is None:
-            location = line
-        elif located is not None:
+        location, text = "", line
+        if located is not None:
             location = located.group(1) if located.re.groups and located.group(1) is not None else located.group(0)
-        if key not in groups:
-            groups[key] = []
-            order.append((key,))
-        groups[key].append((line, location))
-    if not groups:
-        return None
-    out: list[str] = []
-    for entry in order:
-        if isinstance(entry, str):
-            out.append(entry)
+            text = line[: located.start()] + line[located.end() :]
+        members.append((key, location, text))
+    if all(member is None for member in members):
+        return _fold_families(lines)
+    if len(lines) < _FOLD_LINES_FROM:
+        return lines
+    searched = _searched_words([line for line, member in zip(lines, members) if member is not None])
+    shown: dict[str, set[str]] = {}
+    folded: dict[str, list[str]] = {}
+    last_of: dict[str, int] = {}
+    kept = [True] * len(lines)
+    for index, member in enumerate(members):
+        if member is None:
             continue
-        members = groups[entry[0]]
-        shown = {_shape(members[0][0])}
-        out.append(members[0][0])
-        rest: list[str] = []
-        for line, location in members[1:]:
-            shape = _shape(line)
-            if shape not in shown and len(shown) < 3:
-                shown.add(shape)
-                out.append(line)
-            else:
-                rest.append(location)
-        named = [location for location in rest if location]
-        unnamed = len(rest) - len(named)
-        if named:
-            out.append(f"   also at: {', '.join(named)}" + (f" (+{unnamed} more)" if unnamed else ""))
-        elif unnamed:
-            out.append(f"   (+{unnamed} more)")
+        key, location, text = member
+        last_of[key] = index
+        fold_key = _fold_key(text, searched)
+        seen = shown.setdefault(key, set())
+        if fold_key in seen:
+            kept[index] = False
+            folded.setdefault(key, []).append(location)
+        else:
+            seen.add(fold_key)
+    also_at = {index: _also_at(folded[key]) for key, index in last_of.items() if key in folded}
+    out: list[str] = []
+    for index, line in enumerate(lines):
+        if kept[index]:
+            out.append(line)
+        if index in also_at:
+            out.append(also_at[index])
     return out
 
 
@@ -399,17 +585,17 @@ def _group_by_rule(text: str, params: Mapping[str, Any], exit_code: int | None) 
     lines, ends_with_newline = split_lines(text)
     location_source, rule_source = params.get("location_pattern"), params.get("rule_pattern")
     if rule_source:
-        grouped = _user_grouping(lines, location_source, rule_source)
-        if grouped is not None:
-            return StrategyResult(join_lines(grouped, ends_with_newline), Confidence.FULL)
+        return StrategyResult(join_lines(_user_grouping(lines, location_source, rule_source), ends_with_newline),
+                              Confidence.FULL)
     if not text.strip():
         return StrategyResult(text, Confidence.FULL)
     items, summaries, noise = _parse(lines)
     if not any(isinstance(item, Diagnostic) for item in items):
-        recognised = noise or (summaries and not any(item.strip() for item in items if isinstance(item, str)))
+        other = any(item.strip() and not _OWN_CRATE.match(item) for item in items if isinstance(item, str))
+        recognised = noise or (summaries and not other)
         if recognised and len(lines) <= 5:
             return StrategyResult(text, Confidence.FULL)  # a line or two of progress: nothing worth cutting
-        if noise or (summaries and not any(item.strip() for item in items if isinstance(item, str))):
+        if recognised:
             # a clean build: only its progress lines go
             return StrategyResult(join_lines(_render(items, summaries, noise), ends_with_newline), Confidence.FULL)
         if params.get("require_diagnostics", True) is False:

@@ -1,24 +1,132 @@
-"""python -m unittest (plain and ``-v``)."""
+"""python -m unittest (plain and ``-v``).
+
+In ``-v`` mode unittest writes, per test, its description, `` ... `` and a
+status.  The description is ``name (module.Class.name)``, followed on the next
+line by the first line of the docstring when the test has one (doctests have
+``Doctest: module.name``); a subtest that fails gets its own indented line
+after its test's `` ... ``; and whatever the test prints to the same stream
+lands between the `` ... `` and the status, which then stands on a line of its
+own.  Passing tests go (counted); every other status stays with its
+description; what a passing test printed stays the first time it is seen.
+"""
 
 from __future__ import annotations
 
 import re
 
-from .._common import omitted_marker
+from .._common import omitted_marker, plural
+from ._detect import RAN as _RAN
+from ._detect import looks_like_unittest  # noqa: F401  # the detector lives apart; importable from here too
 from ._shared import FailureBudget, Report, cut_trace, tidy
 
-_RAN = re.compile(r"^Ran \d+ tests? in [\d.]+s$")
 _VERDICT = re.compile(r"^(?:OK|FAILED)(?: \(.*\))?$")
 _FAILURE_HEADER = re.compile(r"^(?P<kind>FAIL|ERROR|UNEXPECTED SUCCESS): (?P<name>\S+)(?: \((?P<where>[^)]*)\))?")
-_VERBOSE = re.compile(r"^(?P<name>\S+) \([\w.]+\)(?:\n.*)? \.\.\. (?P<status>ok|FAIL|ERROR|skipped.*|expected failure|unexpected success)$")
+_STATUS = r"(?:ok|FAIL|ERROR|skipped(?: .*)?|expected failure|unexpected success)"
+#: ``<description> ... <status>``: the description is a test name, or a docstring line after one
+_RESULT = re.compile(rf"^(?P<desc>.*?) \.\.\. (?P<status>{_STATUS})$")
+#: ``<description> ... <anything else>``: the test started and printed something (or has subtests)
+_STARTED = re.compile(r"^(?P<desc>.*?) \.\.\.(?: (?P<rest>.*))?$")
+_STATUS_ONLY = re.compile(rf"^{_STATUS}$")
+#: a test's ``str()``: ``name (module.Class.name)``, a subtest adds `` [msg]`` and/or `` (params)``
+_TEST_NAME = re.compile(r"^\s*[^\s()]+ \([\w.]+\)(?: \[.*?\])?(?: \(.*\))?$")
 _PROGRESS = re.compile(r"^[.FEsxu]+$")
 _SEPARATOR = re.compile(r"^(?:=+|-+)$")
 _SIGNAL = re.compile(r'^\s*File "|Error|Exception|assert|^[-+?] |^\w+(?:\.\w+)*: ')
 
 
-def looks_like_unittest(lines: list[str]) -> bool:
-    """Return whether the output comes from unittest."""
-    return any(_RAN.match(line) for line in lines) and not any(line.startswith("===") and " in " in line for line in lines[-3:])
+class _VerboseResults:
+    """Read the ``-v`` result lines: drop passing tests, keep everything else in order."""
+
+    def __init__(self, out: list[str], report: Report) -> None:
+        self.out = out
+        self.report = report
+        self.held: str | None = None  # a name line whose docstring line comes next
+        self.started: list[str] | None = None  # description lines of a test still without a status
+        self.printed: list[str] = []  # what that test printed meanwhile (after the ``...``)
+        self.captured: list[str] = []  # the lines following its description
+        self.shown = False  # its description is already out (a subtest failed)
+        self.outputs_seen: set[tuple[str, ...]] = set()
+        self.repeated_lines = 0
+
+    def feed(self, line: str) -> bool:
+        """Take ``line`` if it belongs to the results; return False to leave it to the caller."""
+        held, self.held = self.held, None
+        result = _RESULT.match(line)
+        if result and (held is not None or _TEST_NAME.match(result["desc"])):
+            if self.started is not None and line.startswith(" ") and held is None:
+                self._subtest(line, result["status"])
+                return True
+            self.close()
+            if held is not None and _TEST_NAME.match(result["desc"]):
+                self.out.append(held)  # not a docstring line: the held line was something else
+                held = None
+            if result["status"] == "ok":
+                self.report.omit_passed()
+            else:
+                self.out.extend([held, line] if held is not None else [line])
+            return True
+        started = _STARTED.match(line)
+        if started and (held is not None or _TEST_NAME.match(started["desc"])):
+            self.close()
+            self.started = [held, line] if held is not None else [line]
+            self.printed = [started["rest"]] if (started["rest"] or "").strip() else []
+            return True
+        if _TEST_NAME.match(line):
+            self.close()
+            self._emit_held(held)
+            self.held = line
+            return True
+        self._emit_held(held)
+        if self.started is not None:
+            if _STATUS_ONLY.match(line):
+                self._finish(line)
+            else:
+                self.captured.append(line)
+            return True
+        return False
+
+    def close(self) -> None:
+        """End the results (or the test in progress): what was not understood is kept."""
+        self._emit_held(self.held)
+        self.held = None
+        if self.started is not None:
+            if not self.shown:
+                self.out.extend(self.started)
+            self.out.extend(self.captured)
+            self._reset()
+
+    def _emit_held(self, held: str | None) -> None:
+        if held is not None:
+            self.out.append(held)
+
+    def _subtest(self, line: str, status: str) -> None:
+        """A subtest's result inside its test: failures stay, with the test's description."""
+        if status == "ok":
+            self.report.omit_passed()
+            return
+        if not self.shown:
+            self.out.extend(self.started or ())
+            self.shown = True
+        self.out.extend(self.captured)
+        self.captured = []
+        self.out.append(line)
+
+    def _finish(self, status_line: str) -> None:
+        """The status of the test in progress, on a line of its own after what the test printed."""
+        output = tuple(self.printed + self.captured)
+        if status_line == "ok" and not self.shown and output in self.outputs_seen:
+            self.report.omit_passed()
+            self.repeated_lines += len(self.started or ()) + len(self.captured) + 1
+        else:
+            self.outputs_seen.add(output)
+            if not self.shown:
+                self.out.extend(self.started or ())
+            self.out.extend(self.captured)
+            self.out.append(status_line)
+        self._reset()
+
+    def _reset(self) -> None:
+        self.started, self.printed, self.captured, self.shown = None, [], [], False
 
 
 def summarise_unittest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
@@ -26,6 +134,7 @@ def summarise_unittest(lines: list[str], max_failures: int, trace_limit: int) ->
     report = Report()
     budget = FailureBudget(max_failures)
     out: list[str] = []
+    results = _VerboseResults(out, report)
     body: list[str] = []
     header: str | None = None
     separators = 0
@@ -44,6 +153,7 @@ def summarise_unittest(lines: list[str], max_failures: int, trace_limit: int) ->
     for line in lines:
         failure = _FAILURE_HEADER.match(line)
         if failure:
+            results.close()
             flush()
             report.failures += 1
             hiding = not budget.admit(failure["name"])
@@ -53,9 +163,11 @@ def summarise_unittest(lines: list[str], max_failures: int, trace_limit: int) ->
                 budget.hidden_lines += 1
             continue
         if _SEPARATOR.match(line) and len(line) >= 20:
+            results.close()
             separators += 1
             continue
         if _RAN.match(line):
+            results.close()
             flush()
             hiding = False
             out.append(line)
@@ -66,24 +178,21 @@ def summarise_unittest(lines: list[str], max_failures: int, trace_limit: int) ->
         if header is not None:
             body.append(line)
             continue
-        verbose = _VERBOSE.match(line)
-        if verbose:
-            status = verbose["status"]
-            if status == "ok":
-                report.omit_passed()
-                continue
-            out.append(line)  # failures, errors, skips and expected failures: rare and telling
+        if results.feed(line):
             continue
         if _PROGRESS.match(line) and not _VERDICT.match(line):
             report.omit_passed(line.count("."))
             report.omit_skipped(line.count("s") + line.count("x"))
             continue
         out.append(line)
+    results.close()
     flush()
     marker = budget.marker()
     if marker:
         ran_at = next((i for i, line in enumerate(out) if _RAN.match(line)), len(out))
         out.insert(ran_at, marker)
+    if results.repeated_lines:
+        report.also_omitted.append(f"{plural(results.repeated_lines, 'line')} of repeated test output")
     if separators:
         out.append(omitted_marker(separators, "separator line"))
     report.lines = tidy(out)

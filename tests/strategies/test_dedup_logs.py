@@ -1,0 +1,259 @@
+"""``dedup`` on real logs: records group by their message, signals stay, non-logs come through as they are."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import tomllib
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from zeph_rules.engine.sanitize import sanitize
+from zeph_rules.engine.strategies import STRATEGIES, Confidence
+from zeph_rules.engine.strategies.dedup import _SIGNAL
+
+ROOT = Path(__file__).resolve().parents[2]
+FIXTURES = ROOT / "tests" / "fixtures"
+dedup = STRATEGIES["dedup"]
+_COUNT = re.compile(r" \(x(\d+)\)$")
+_BLOCK = re.compile(r"^\.\.\. \((\d+) lines? omitted: the same as the block above\) \.\.\.$")
+
+
+def _raw(case: str) -> str:
+    return sanitize((FIXTURES / case / "raw.txt").read_text(encoding="utf-8"))
+
+
+def _must_survive(case: str) -> list[str]:
+    return list(tomllib.loads((FIXTURES / case / "case.toml").read_text(encoding="utf-8"))["must_survive"])
+
+
+@lru_cache(maxsize=1)
+def _graph() -> Any:
+    from zeph_rules.engine.loader import load
+
+    return load(builtin=True, cache=False)
+
+
+def _builtin_params(rule_name: str) -> dict[str, Any]:
+    """Return the strategy parameters of a built-in filter rule, as the pipeline passes them."""
+    rules = tomllib.loads((ROOT / "zeph_rules" / "builtin_rules" / "filters.toml").read_text(encoding="utf-8"))["rules"]
+    return dict(next(rule for rule in rules if rule["name"] == rule_name)["strategy"])
+
+
+def _split(text: str) -> list[str]:
+    """Return the lines of ``text`` the way the strategy splits them (on ``\\n`` only)."""
+    return text.removesuffix("\n").split("\n")
+
+
+def _lines_accounted(out: str) -> int:
+    """Return how many input lines the output stands for (a group counts N, a repeated block its length)."""
+    total = 0
+    for line in _split(out):
+        block = _BLOCK.match(line)
+        count = _COUNT.search(line)
+        total += int(block.group(1)) if block else int(count.group(1)) if count else 1
+    return total
+
+
+# -- access logs ------------------------------------------------------------------
+
+
+def test_access_log_keeps_every_error_status_and_groups_the_rest_by_request() -> None:
+    raw = _raw("logs/tail_access_log")
+    out = dedup(raw, _builtin_params("log-dedup"), 0).text
+    lines = out.splitlines()
+    for expected in _must_survive("logs/tail_access_log"):  # every 500 and 502, verbatim
+        assert expected in lines
+    for line in raw.splitlines():
+        if re.search(r'HTTP/1\.1" [45]\d\d ', line):
+            assert line in lines  # a 404 too: never merged with a differing line
+    # 2xx/3xx group by status, method and path: the client, time, size and agent vary
+    healthz = [line for line in lines if '"GET /healthz HTTP/1.1" 200 ' in line]
+    assert len(healthz) == 1 and healthz[0].endswith(")")
+    assert _lines_accounted(out) == len(_split(raw))
+    assert len(out) < len(raw) * 0.2
+
+
+def test_access_log_status_is_part_of_the_message() -> None:
+    raw = _raw("logs/tail_access_log").splitlines()
+    ok = next(line for line in raw if '"GET /api/cart HTTP/1.1" 200 ' in line)
+    failed = next(line for line in raw if '"GET /api/cart HTTP/1.1" 500 ' in line)
+    out = dedup(f"{ok}\n{failed}\n{ok}\n", {}, 0).text
+    assert out == f"{ok} (x2)\n{failed}\n"
+
+
+# -- JSON lines -------------------------------------------------------------------
+
+
+def test_json_lines_group_by_level_and_message_and_keep_warnings_and_errors() -> None:
+    raw = _raw("logs/jsonl")
+    out = dedup(raw, _builtin_params("log-dedup"), 0).text
+    lines = out.splitlines()
+    for expected in _must_survive("logs/jsonl"):
+        assert expected in lines
+    records = [json.loads(line) for line in raw.splitlines()]
+    first_info = next(line for line, record in zip(raw.splitlines(), records) if record["msg"] == "request completed")
+    infos = sum(1 for record in records if record["msg"] == "request completed")
+    assert f"{first_info} (x{infos})" in lines  # the first example, verbatim, with the count
+    assert sum(1 for line in lines if '"level":"warn"' in line) == sum(1 for r in records if r["level"] == "warn")
+    assert _lines_accounted(out) == len(records)
+
+
+def test_json_lines_levels_by_number_and_http_status_and_error_fields() -> None:
+    text = (
+        '{"level":30,"time":1,"msg":"tick","n":1}\n'
+        '{"level":30,"time":2,"msg":"tick","n":2}\n'
+        '{"level":50,"time":3,"msg":"tick","n":3}\n'
+        '{"level":50,"time":4,"msg":"tick","n":4}\n'
+        '{"level":"info","msg":"done","res":{"statusCode":200}}\n'
+        '{"level":"info","msg":"done","res":{"statusCode":503}}\n'
+        '{"level":"info","msg":"job","err":null}\n'
+        '{"level":"info","msg":"job","err":{"type":"Boom"}}\n'
+    )
+    out = dedup(text, {}, 0).text.splitlines()
+    assert out == [
+        '{"level":30,"time":1,"msg":"tick","n":1} (x2)',
+        '{"level":50,"time":3,"msg":"tick","n":3}',  # pino's 50 is an error
+        '{"level":50,"time":4,"msg":"tick","n":4}',
+        '{"level":"info","msg":"done","res":{"statusCode":200}}',
+        '{"level":"info","msg":"done","res":{"statusCode":503}}',
+        '{"level":"info","msg":"job","err":null}',
+        '{"level":"info","msg":"job","err":{"type":"Boom"}}',
+    ]
+
+
+def test_json_data_without_level_or_message_is_not_a_log_record() -> None:
+    text = '{"id":1,"price":10}\n{"id":2,"price":12}\n{"id":3,"price":14}\n'
+    assert dedup(text, {"log_lines_only": True}, 0).text == text
+    assert dedup(text, {"log_lines_only": True, "min_log_ratio": 0.5}, 0).text == text
+
+
+# -- syslog -----------------------------------------------------------------------
+
+
+def test_syslog_keeps_timeouts_kernel_errors_and_groups_routine_sshd_attempts() -> None:
+    raw = _raw("logs/cat_syslog")
+    out = dedup(raw, _builtin_params("log-dedup"), 0).text
+    lines = out.splitlines()
+    for expected in _must_survive("logs/cat_syslog"):
+        assert expected in lines
+    failed = [line for line in lines if "sshd[" in line and "Failed password for root " in line]
+    assert len(failed) == 1 and _COUNT.search(failed[0])
+    assert _lines_accounted(out) == len(_split(raw))
+    assert len(out) < len(raw) * 0.1
+
+
+def test_without_routine_patterns_failed_lines_stay_verbatim() -> None:
+    raw = _raw("logs/cat_syslog")
+    out = dedup(raw, {}, 0).text.splitlines()
+    assert sum("Failed password for" in line for line in out) == raw.count("Failed password for")
+
+
+def test_routine_patterns_never_group_a_security_signal() -> None:
+    text = (
+        "Mar  1 06:00:01 h sshd[1]: pam_unix(sshd:auth): authentication failure; rhost=203.0.113.4 user=root\n"
+        "Mar  1 06:00:02 h sshd[2]: pam_unix(sshd:auth): authentication failure; rhost=203.0.113.5 user=root\n"
+    )
+    assert dedup(text, {"routine_patterns": [r"sshd\[\d+\]: pam_unix"]}, 0).text == text
+
+
+def test_signal_words_across_formats_and_locales() -> None:
+    for line in (
+        "upstream timed out (110: Connection timed out) while reading response header",
+        "Out of memory: Killed process 48211 (php-fpm8.2)",
+        "worker: job 12 failed: TimeoutError: upstream did not answer",
+        'level=info msg="request" status=503',
+        "Verbindung fehlgeschlagen: Fehler 12",
+        "连接错误 12",
+    ):
+        assert _SIGNAL.search(line), line
+    for line in ("GET /api/items -> 200 in 37ms", "Started session-8629.scope", "fail2ban.filter: Found 1.2.3.4"):
+        assert not _SIGNAL.search(line), line
+
+
+# -- logs by content, repeated blocks ---------------------------------------------
+
+
+def test_a_file_that_is_not_a_log_comes_through_unchanged() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    result = _graph().filter("cat README.md", readme, 0)
+    assert result.output == sanitize(readme)
+    assert "log-files" in result.rules
+    params = _builtin_params("log-files")
+    assert dedup(sanitize(readme), params, 0) == (sanitize(readme), Confidence.FULL)
+
+
+def test_a_log_under_any_name_is_found_by_its_content() -> None:
+    raw = _raw("logs/tail_app_log")
+    result = _graph().filter("tail -n 500 service.txt", raw, 0)
+    assert result.rules == ("log-files",)
+    assert len(result.output) < len(raw) * 0.1
+    for expected in _must_survive("logs/tail_app_log"):
+        assert any(expected in line for line in result.output.splitlines())
+
+
+@pytest.mark.parametrize(("command", "rule"), [
+    ("cat syslog", "log-dedup"), ("sudo tail -f /var/log/messages", "log-dedup"), ("cat app.jsonl", "log-dedup"),
+    ("zcat kern.log.2.gz", "log-dedup"), ("tail -n 800 access.log", "log-dedup"), ("less +F nohup.out", "log-dedup"),
+    ("journalctl -u nginx --no-pager", "log-dedup"), ("docker compose -f prod.yml logs web", "log-dedup"),
+    ("kubectl -n shop logs deploy/web", "log-dedup"), ("cat notes.txt", "log-files"), ("head -50 server", "log-files"),
+])
+def test_log_commands_and_files_reach_a_log_rule(command: str, rule: str) -> None:
+    assert rule in _graph().filter(command, "x\n", 0).rules
+
+
+def test_data_tables_are_never_deduplicated_by_content() -> None:
+    assert not {"log-dedup", "log-files"} & set(_graph().filter("cat metrics.csv", "x\n", 0).rules)
+
+
+def test_a_traceback_printed_twice_is_kept_once_with_a_marker() -> None:
+    raw = _raw("logs/python_chained_crash")
+    out = dedup(raw, _builtin_params("program-logs"), 1).text
+    lines = out.splitlines()
+    markers = [line for line in lines if _BLOCK.match(line)]
+    assert len(markers) == 1
+    assert set(lines) - set(markers) <= {line for line in raw.splitlines()} | {
+        line for line in lines if _COUNT.search(line)}
+    for expected in _must_survive("logs/python_chained_crash"):
+        assert any(expected in line for line in lines)
+    assert _lines_accounted(out) == len(_split(raw))
+
+
+# -- properties -------------------------------------------------------------------
+
+_LOG_FRAGMENTS = [
+    "2024-03-01 06:00:01,123 INFO [12] http: GET /x -> 200 in 5ms",
+    "2024-03-01 06:00:02,456 ERROR [12] worker: job 7 failed",
+    "Mar  1 06:00:05 h sshd[20003]: Failed password for git from 203.0.113.35 port 32744 ssh2",
+    '10.0.0.1 - - [01/Mar/2024:06:03:11 +0000] "GET / HTTP/1.1" 500 5493 "-" "kube-probe/1.29"',
+    '10.0.0.1 - - [01/Mar/2024:06:03:12 +0000] "GET / HTTP/1.1" 200 93 "-" "kube-probe/1.29"',
+    '{"level":"info","msg":"done","n":1}', '{"level":"warn","msg":"slow","n":2}', '{"id":3}',
+    "Traceback (most recent call last):", '  File "a.py", line 1, in <module>', "ValueError: x", "", "  }",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    lines=st.lists(st.one_of(st.sampled_from(_LOG_FRAGMENTS), st.text(max_size=30)), max_size=40),
+    log_lines_only=st.booleans(),
+    min_log_ratio=st.sampled_from([0.0, 0.5]),
+)
+def test_every_line_is_accounted_for_and_signals_stay(lines: list[str], log_lines_only: bool,
+                                                      min_log_ratio: float) -> None:
+    text = sanitize("\n".join(lines) + "\n")
+    params = {"log_lines_only": log_lines_only, "min_log_ratio": min_log_ratio,
+              "routine_patterns": [r"sshd\[\d+\]: Failed"]}
+    out = dedup(text, params, 0).text
+    assert len(out) <= len(text)
+    if out != text:
+        assert _lines_accounted(out) == len(_split(text))
+    kept = set(_split(out))
+    for line in _split(text):
+        if _SIGNAL.search(line) and "sshd[" not in line and "{" not in line:
+            # verbatim, or with the count of its exact repeats
+            assert line in kept or any(k.startswith(line + " (x") for k in kept), line
