@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from test_twins_core import assert_twins_agree
 
 from zeph_rules import _speedups
 from zeph_rules._speedups import _lines_py
@@ -25,19 +25,9 @@ def _twins() -> list[Any]:
 LINES = _twins()
 
 
-def outcome(fn: Callable[..., Any], *args: Any) -> tuple[Any, ...]:
-    try:
-        result = fn(*args)
-    except Exception as exc:  # noqa: BLE001 - the point is to compare any exception
-        return ("error", type(exc), str(exc))
-    return ("ok", result, type(result))
-
-
 def agree(name: str, *args: Any) -> tuple[Any, ...]:
-    outcomes = [outcome(getattr(module, name), *args) for module in LINES]
-    for other in outcomes[1:]:
-        assert other == outcomes[0], (name, args)
-    return outcomes[0]
+    """Run ``name`` in every twin; they must give the same result or raise the same error."""
+    return assert_twins_agree(LINES, name, *args)
 
 
 #: pieces of libtest output, edge cases of the member test included, in 1-, 2- and 4-byte strings
