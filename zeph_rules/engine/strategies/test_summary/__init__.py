@@ -7,6 +7,7 @@ compression, never information.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -20,6 +21,7 @@ from .._common import (
     join_lines,
     split_lines,
 )
+from ._detect import looks_like_go_json, looks_like_unittest
 from ._shared import Report
 from .cargo import (
     looks_like_cargo,
@@ -29,34 +31,38 @@ from .cargo import (
     summarise_cargo,
     summarise_nextest,
 )
-from .gotest import looks_like_go, looks_like_go_json, summarise_go, summarise_go_json
-from .javascript import (
-    looks_like_jest,
-    looks_like_node_spec,
-    looks_like_node_tap,
-    summarise_jest,
-    summarise_node_spec,
-    summarise_node_tap,
-)
-from .pytest import looks_like_pytest, summarise_pytest
-from .unittest import looks_like_unittest, summarise_unittest
 
 Detector = Callable[[list[str]], bool]
 Summariser = Callable[[list[str], int, int], Report]
 
+
+def _lazy(module: str, name: str) -> Callable[..., Any]:
+    """Return a function that imports ``module`` (of this package) on its first call and calls its ``name``.
+
+    Only the matching runner's parser is needed, so a cargo run (the
+    commonest, and the one ``filter`` must start fast for) imports no other.
+    """
+
+    def call(*args: Any) -> Any:
+        return getattr(importlib.import_module(f"{__name__}.{module}"), name)(*args)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
 #: (runner, detector, summariser), most specific detectors first
 PARSERS: tuple[tuple[str, Detector, Summariser], ...] = (
-    ("go-json", looks_like_go_json, summarise_go_json),
+    ("go-json", looks_like_go_json, _lazy("gotest", "summarise_go_json")),
     # before cargo: a docstring line "test that ... ok" in ``unittest -v`` reads like libtest,
     # while "Ran N tests in T.TTTs" is unittest's alone
-    ("unittest", looks_like_unittest, summarise_unittest),
+    ("unittest", looks_like_unittest, _lazy("unittest", "summarise_unittest")),
     ("nextest", looks_like_nextest, summarise_nextest),
     ("cargo", looks_like_cargo, summarise_cargo),
-    ("pytest", looks_like_pytest, summarise_pytest),
-    ("node-tap", looks_like_node_tap, summarise_node_tap),
-    ("node-spec", looks_like_node_spec, summarise_node_spec),
-    ("jest", looks_like_jest, summarise_jest),
-    ("go", looks_like_go, summarise_go),
+    ("pytest", _lazy("pytest", "looks_like_pytest"), _lazy("pytest", "summarise_pytest")),
+    ("node-tap", _lazy("javascript", "looks_like_node_tap"), _lazy("javascript", "summarise_node_tap")),
+    ("node-spec", _lazy("javascript", "looks_like_node_spec"), _lazy("javascript", "summarise_node_spec")),
+    ("jest", _lazy("javascript", "looks_like_jest"), _lazy("javascript", "summarise_jest")),
+    ("go", _lazy("gotest", "looks_like_go"), _lazy("gotest", "summarise_go")),
     ("cargo-build", looks_like_cargo_build_failure, summarise_cargo),
 )
 

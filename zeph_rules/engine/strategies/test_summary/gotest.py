@@ -6,6 +6,7 @@ import json
 import re
 
 from .._common import cut_block, omitted_marker
+from ._detect import looks_like_go_json  # noqa: F401  # the detector lives apart; importable from here too
 from ._shared import FailureBudget, Report, tidy
 
 _RUN = re.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
@@ -26,12 +27,6 @@ def looks_like_go(lines: list[str]) -> bool:
         or (_PACKAGE_FAIL.match(line) and "\t" in line)
         for line in lines
     )
-
-
-def looks_like_go_json(lines: list[str]) -> bool:
-    """Return whether the output is a ``go test -json`` event stream."""
-    events = [line for line in lines if line.startswith("{")]
-    return bool(events) and all('"Action":' in line for line in events[:5])
 
 
 def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Report:
