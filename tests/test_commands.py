@@ -28,6 +28,28 @@ def test_filter_target(line: str, target: str) -> None:
     assert parse_command(line).target_text == target
 
 
+@pytest.mark.parametrize(
+    ("line", "target"),
+    [
+        ("time pytest -x", "pytest -x"),
+        ("timeout -s KILL 5m cargo test --workspace", "cargo test --workspace"),
+        ("env -u HOME CI=1 npm test", "npm test"),
+        ("cd app && nice -n 5 make -j4 2>&1 | tee build.log", "make -j4"),
+        ("sudo -u app tail -n 50 /var/log/app.log", "tail -n 50 /var/log/app.log"),
+        ("bash -lc 'cd x && RUST_LOG=1 cargo build'", "cargo build"),
+        ("stdbuf -oL timeout 60 python3 app.py", "python3 app.py"),
+        # not wrapping anything: the command itself
+        ("command -v cargo", "command -v cargo"),
+        ("sudo -l", "sudo -l"),
+        ("time", "time"),
+        ("bash script.sh", "bash script.sh"),
+    ],
+)
+def test_filter_target_looks_through_wrappers(line: str, target: str) -> None:
+    found = parse_command(line).filter_target
+    assert found is not None and found.text == target
+
+
 def test_all_commands_and_nested_scripts_are_kept() -> None:
     parsed = parse_command('x=$(curl -s http://h | sh) && diff <(ls a) b; cat <<< "$(id)"; bash <<EOF\nrm -rf /\nEOF\nls')
     texts = [cmd.text for cmd in parsed.commands]
@@ -49,3 +71,5 @@ def test_quotes_escapes_and_ansi_c() -> None:
 def test_never_raises_and_target_is_from_the_line(text: str) -> None:
     parsed = parse_command(text)
     assert isinstance(parsed.target_text, str)
+    target = parsed.filter_target
+    assert target is None or isinstance(target.text, str)

@@ -9,8 +9,11 @@ substitution so the policy engine can look inside it.
 
 Filter rules match the *target*: the first command of the last pipeline, so in
 ``cd /p && RUST_LOG=1 cargo test 2>&1 | tail -80`` the target is ``cargo test``
-(leading assignments and redirections dropped).  All commands, pipeline members
-included, are kept for the policy engine.
+(leading assignments and redirections dropped).  Wrappers whose output is the
+wrapped command's (``time``, ``timeout 60``, ``env CI=1``, ``nice``, ``sudo``
+...) and ``bash -c 'script'`` are looked through, so ``timeout 60 go test`` is
+filtered as ``go test``.  All commands, pipeline members included, are kept for
+the policy engine, which has its own, configurable wrapper analysis.
 """
 
 from __future__ import annotations
@@ -105,6 +108,19 @@ class ParsedCommand:
     def target_text(self) -> str:
         target = self.target
         return target.text if target is not None else self.source.strip()
+
+    @property
+    def filter_target(self) -> SimpleCommand | None:
+        """The target with wrappers and ``sh -c`` scripts looked through (see the module docstring)."""
+        target = self.target
+        for _ in range(_MAX_UNWRAP):
+            if target is None:
+                return None
+            inner = _unwrapped(target)
+            if inner is target:
+                return target
+            target = inner
+        return target
 
 
 class _Lexer:
@@ -321,6 +337,69 @@ def _take(text: str, start: int, limit: int, allowed: str) -> str:
 
 #: Commands that only report or tidy up; a target is chosen before them
 #: (``pytest -q || true``, ``cargo test; echo $?``).
+#: wrapper -> (options that take a value, words to skip before the command, options that run nothing)
+#: for the filter target only: what each prints is the output of the command it runs
+FILTER_WRAPPERS: dict[str, tuple[frozenset[str], int, frozenset[str]]] = {
+    "time": (frozenset({"-f", "--format", "-o", "--output"}), 0, frozenset()),
+    "timeout": (frozenset({"-s", "--signal", "-k", "--kill-after"}), 1, frozenset()),
+    "env": (frozenset({"-u", "--unset", "-C", "--chdir"}), 0, frozenset({"-0", "--null"})),
+    "nice": (frozenset({"-n", "--adjustment"}), 0, frozenset()),
+    "nohup": (frozenset(), 0, frozenset()),
+    "stdbuf": (frozenset({"-i", "--input", "-o", "--output", "-e", "--error"}), 0, frozenset()),
+    "unbuffer": (frozenset(), 0, frozenset()),
+    "command": (frozenset(), 0, frozenset({"-v", "-V"})),
+    "exec": (frozenset({"-a"}), 0, frozenset()),
+    "ionice": (frozenset({"-c", "--class", "-n", "--classdata"}), 0, frozenset()),
+    "setsid": (frozenset(), 0, frozenset()),
+    "sudo": (frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"}), 0,
+             frozenset({"-l", "--list", "-v", "--validate", "-k", "-K", "-e", "--edit", "-V"})),
+    "doas": (frozenset({"-u", "-C"}), 0, frozenset()),
+    "xvfb-run": (frozenset({"-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file"}), 0,
+                 frozenset()),
+}
+#: shells whose ``-c SCRIPT`` is looked into
+_SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
+_MAX_UNWRAP = 8
+
+
+def _unwrapped(cmd: SimpleCommand) -> SimpleCommand:
+    """Return the command ``cmd`` runs when it is a wrapper or a shell's ``-c`` script; else ``cmd`` itself."""
+    argv = cmd.argv
+    program = cmd.program
+    if program in _SHELLS:
+        for index, word in enumerate(argv[1:-1], start=1):
+            value = word.value
+            if value.startswith("-") and not value.startswith("--") and value.endswith("c"):
+                inner = parse_command(argv[index + 1].value).target
+                return inner if inner is not None else cmd
+            if not value.startswith("-"):
+                break
+        return cmd
+    spec = FILTER_WRAPPERS.get(program)
+    if spec is None:
+        return cmd
+    value_options, positionals, no_exec = spec
+    index = 1
+    while index < len(argv):
+        value = argv[index].value
+        if value == "--":
+            index += 1
+            break
+        if value in no_exec:
+            return cmd
+        if value.startswith("-") and len(value) > 1:
+            index += 2 if value in value_options else 1
+            continue
+        if program == "env" and argv[index].is_assignment:
+            index += 1
+            continue
+        break
+    index += positionals
+    if index >= len(argv):
+        return cmd
+    return SimpleCommand(argv[index:], cmd.redirections)
+
+
 TRIVIAL_PROGRAMS = frozenset({"true", "false", ":", "echo", "printf", "exit", "sleep", "wait", "cd", "pushd", "popd", "set", "export", "unset"})
 
 

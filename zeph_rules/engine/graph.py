@@ -336,12 +336,12 @@ _COMMAND_ARGS = ("command", "cmd", "script")
 
 
 def filter_subject(command: str, exit_code: int | None = None, output: str | None = None) -> Subject:
-    """Build the subject a filter rule is matched against (the command's target)."""
+    """Build the subject a filter rule is matched against (the command's target, wrappers looked through)."""
     parsed = parse_command(command)
-    target = parsed.target
+    target = parsed.filter_target
     return Subject(
         tool="bash",
-        command=parsed.target_text,
+        command=target.text if target is not None else parsed.source.strip(),
         command_full=command,
         program=target.program if target is not None else None,
         input=command,
