@@ -9,15 +9,20 @@ What is cached, and what is not:
 
 * per graph, built once at first use: the index tables in plain form, every
   rule's condition as clauses with its glob / regex compiled, prefix tries in
-  radix form; per tool name, the tool's permission tables and rule ranks;
+  radix form; per tool name, the tool's permission tables, rule ranks and
+  the ready verdict ``(effect, stage, rule id)`` of every permission and
+  policy rule;
 * per command line (``(tool, text)``, bounded LRU): the parse, the shell
-  normalisation, the blocklist's findings and the call's subjects, which depend
-  on the text alone;
+  normalisation, the blocklist's findings, the call's subjects, the files its
+  commands read (with a sandbox) and whether only permissions and policy can
+  have an opinion on it, which depend on the text alone;
 * per call, never cached: the candidate lookup in the permission and policy
-  indexes, the evaluation of every candidate rule in order, the stage logic and
-  the ``Decision``.  No decision is memoised.  The decision's sentences (source,
-  reason, trace, why-not) are written when first read, so the timed loop, which
-  reads only ``decision``, does not write them.
+  indexes (the casefold of each value included: it is reused within a call,
+  never across calls), the evaluation of every candidate rule in order, the
+  stage logic and the ``Decision``.  No decision is memoised.  The decision's
+  sentences (source, reason, trace, why-not) are written when first read, by
+  running the lists again with the candidates tried kept, so the timed loop,
+  which reads only ``decision``, does not write them.
 
 ``decide.graph.cold.rules=N`` clears the per-line memos before every call, so
 it is the figure for never-seen command lines.

@@ -241,3 +241,153 @@ def test_decide_lists_twins_fail_alike(args: tuple[Any, ...]) -> None:
     got_c = _outcome(_decide_c.decide_lists, *args)
     assert got_c == _outcome(_decide_py.decide_lists, *args)
     assert got_c[0] != "ok"
+
+
+# ---------------------------------------------------------------- decide_call: the per-call answer alone
+
+RANKS = {"allow": 0, "ask": 1, "deny": 2}
+NO_RULE = (1, ("ask", "permissions", None))
+NO_OPINION = ("ask", "default", None)
+
+
+def _call_plan(rules: list[Rule], matcher: Any, stages: int, default: str | None) -> tuple[Any, ...]:
+    """A plan like ``PolicyEngine._tool_plan`` builds: the permission list, then ``stages`` policy lists (the same rules)."""
+    verdicts = {r.order: (RANKS[r.effect], (r.effect, "permissions", r.id)) for r in rules}
+    policies = tuple((matcher, {r.order: (RANKS[r.effect], (r.effect, f"stage{n}", r.id)) for r in rules}) for n in range(stages))
+    policy_default = None if default is None else (RANKS[default], (default, "policy", "policy.default_effect"))
+    return (matcher, verdicts, NO_RULE, policies, policy_default, NO_OPINION)
+
+
+def _expected_verdict(plan: tuple[Any, ...], items: tuple[Any, ...], subject: Any) -> Any:
+    """What ``decide_call`` must answer, from ``first_match`` and the combination rule spelled out."""
+    permissions, verdicts, no_rule, policies, policy_default, default = plan
+    entries = []
+    for item in items:
+        order = -1 if permissions is None else _decide_py.first_match(permissions, item)[0]
+        entries.append(no_rule if order < 0 else verdicts[order])
+        if entries[-1][0] == 2:
+            return entries[-1][1]
+    policy = policy_default
+    for group, table in policies:
+        order = _decide_py.first_match(group, subject)[0]
+        if order >= 0:
+            policy = table[order]
+            break
+    if policy is not None:
+        entries.append(policy)
+    if not entries:
+        return default
+    return max(entries, key=lambda entry: entry[0])[1]  # ``max`` keeps the first of equals
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(conds=st.lists(conditions, min_size=1, max_size=10), calls=st.lists(st.tuples(payloads, contexts), min_size=1, max_size=4),
+       stages=st.integers(0, 2), default=st.sampled_from([None, "allow", "ask", "deny"]))
+def test_decide_call_answers_what_first_match_implies(conds: list[Expr], calls: list[tuple[Any, dict[str, Any]]], stages: int,
+                                                      default: str | None) -> None:
+    rules, graph = _graph(conds)
+    group = graph.groups.get("permission:bash")
+    matcher = None if group is None else group.matcher
+    plan = _call_plan(rules, matcher, stages if matcher is not None else 0, default)
+    for payload, context in calls:
+        subject = call_subject("bash", payload, **context)
+        for items in ((), (subject,), (subject, call_subject("bash", "git push", **context))):
+            want = _outcome(_expected_verdict, plan, items, subject)
+            assert _outcome(_speedups.decide_call, plan, items, subject) == want
+            if _decide_c is not None:
+                assert _outcome(_decide_c.decide_call, plan, items, subject) == want
+
+
+@needs_c
+def test_decide_call_twins_agree_beyond_the_compiled_candidate_array() -> None:
+    # more candidates than the compiled twin gathers in its C array: it starts again with a set
+    conds: list[Expr] = [Compare("command", "^=", "git") for _ in range(150)] + [Compare("tool", "~i", "BASH")]
+    rules, graph = _graph(conds)
+    matcher = graph.groups["permission:bash"].matcher
+    plan = _call_plan(rules, matcher, 1, "ask")
+    for text in ("git push", "cargo test", "GIT"):
+        subject = call_subject("bash", text)
+        for name in ("candidate_orders", "first_match", "all_matches"):
+            assert _outcome(getattr(_decide_c, name), matcher, subject) == _outcome(getattr(_decide_py, name), matcher, subject)
+        assert _outcome(_decide_c.decide_call, plan, (subject,), subject) == _outcome(_decide_py.decide_call, plan, (subject,), subject)
+    assert len(_decide_c.candidate_orders(matcher, call_subject("bash", "git push"))) == 151
+
+
+ODD_GROUPS = [
+    (("a", "b"), (), {"a": (), "b": ()}),  # orders that are not ints
+    ((2**70, 1), (), {2**70: (), 1: ((lambda s: False),)}),  # one too large for a C integer
+    ((3, 1, 3, 2), (), {1: ((lambda s: False),), 2: (), 3: ()}),  # repeats, out of order
+    ((1,), (), [(), ()]),  # tests in a list
+    ((1, "a"), (), {1: (), "a": ()}),  # orders that cannot be sorted
+]
+
+
+@needs_c
+@pytest.mark.parametrize("group", ODD_GROUPS)
+def test_decide_call_twins_agree_on_odd_tables(group: tuple[Any, ...]) -> None:
+    assert _decide_c is not None
+    subject = Subject(tool="bash", input="x")
+    for name in ("candidate_orders", "first_match", "all_matches"):
+        assert _outcome(getattr(_decide_c, name), group, subject) == _outcome(getattr(_decide_py, name), group, subject)
+    verdicts = {order: (0, ("allow", "permissions", str(order))) for order in group[0]}
+    for plan in ((group, verdicts, NO_RULE, (), None, NO_OPINION), (None, {}, NO_RULE, ((group, verdicts),), None, NO_OPINION)):
+        assert _outcome(_decide_c.decide_call, plan, (subject,), subject) == _outcome(_decide_py.decide_call, plan, (subject,), subject)
+
+
+ALWAYS = ((1,), (), {1: ()})
+BAD_PLANS: list[tuple[Any, ...]] = [
+    ([None, {}, NO_RULE, (), None, NO_OPINION], (), Subject()),  # not a tuple
+    ((None, {}, NO_RULE, (), None), (), Subject()),  # too short
+    ((None, {}, NO_RULE, (), None, NO_OPINION), [Subject()], Subject()),  # items not a tuple
+    ((None, {}, NO_RULE, [], None, NO_OPINION), (), Subject()),  # policies not a tuple
+    ((None, {}, (1, "ask"), (), None, NO_OPINION), (Subject(),), Subject()),  # rank without a verdict tuple is fine...
+    ((None, {}, ("ask",), (), None, NO_OPINION), (Subject(),), Subject()),  # ...an entry that is not (rank, verdict) is not
+    ((None, {}, (3, "x"), (), None, NO_OPINION), (Subject(),), Subject()),  # rank out of range
+    ((None, {}, (True, "x"), (), None, NO_OPINION), (Subject(),), Subject()),  # rank not an int
+    ((ALWAYS, {}, NO_RULE, (), None, NO_OPINION), (Subject(),), Subject()),  # a matching rule without a verdict
+    ((None, {}, NO_RULE, (ALWAYS,), None, NO_OPINION), (), Subject()),  # a policy that is not (group, verdicts)
+    ((None, {}, NO_RULE, ((ALWAYS, {1: 5}),), None, NO_OPINION), (), Subject()),  # a policy verdict that is not an entry
+    ((None, {}, NO_RULE, (), (1,), NO_OPINION), (), Subject()),  # a bad policy default
+    ((None, {}, NO_RULE, ((None, {}),), None, NO_OPINION), (), Subject()),  # not a group
+]
+
+
+@needs_c
+@pytest.mark.parametrize("args", BAD_PLANS)
+def test_decide_call_twins_fail_alike(args: tuple[Any, ...]) -> None:
+    assert _decide_c is not None
+    assert _outcome(_decide_c.decide_call, *args) == _outcome(_decide_py.decide_call, *args)
+
+
+def test_glob_affixes_become_string_tests_that_mean_the_same() -> None:
+    from zeph_rules._speedups import _decide_py as D
+
+    cases = {("~", "git *"): (D.PREFIX, "git "), ("~", "*.env"): (D.SUFFIX, ".env"), ("~", "**sudo*"): (D.CONTAINS, "sudo"),
+             ("~i", "GİT *"): (D.PREFIX_FOLD, "gi̇t "), ("~i", "*ẞ"): (D.SUFFIX_FOLD, "ss"), ("~i", "*SUDO*"): (D.CONTAINS_FOLD, "sudo")}
+    for (op, glob), (kind, arg) in cases.items():
+        test = Compare("command", op, glob)
+        ((_attr, got_kind, got_arg, _fallback),) = encode_test(test)
+        assert (got_kind, got_arg) == (kind, arg), glob
+        for value in ("git push", "GIT PUSH", "gİt x", "a.env", "x SUDO y", "sudo", "maßß", "MASS", "", "\n.env"):
+            subject = Subject(command=value)
+            assert _speedups.holds_test(encode_test(test), subject) == holds(test, subject), (glob, value)
+    assert encode_test(Compare("command", "~", "a*b"))[0][1] == D.GLOB  # a star inside: still a glob
+
+
+class _OwnFold(str):
+    """A value whose casefold is its own business: both twins must ask it."""
+
+    def casefold(self) -> str:
+        return "git " + str.casefold(self)
+
+
+@needs_c
+def test_a_str_subclass_is_casefolded_its_own_way_by_both_twins() -> None:
+    assert _decide_c is not None
+    conds: list[Expr] = [Compare("input", "~i", "git push*"), Compare("input", "~i", "*PUSH"), Compare("input", "~i", "git x")]
+    _rules, graph = _graph(conds)
+    matcher = graph.groups["permission:bash"].matcher
+    for value in (_OwnFold("push"), _OwnFold("PUSH"), _OwnFold("x"), "PUSH"):
+        subject = Subject(tool="bash", input=value)
+        for name in ("candidate_orders", "first_match", "all_matches"):
+            assert _outcome(getattr(_decide_c, name), matcher, subject) == _outcome(getattr(_decide_py, name), matcher, subject)

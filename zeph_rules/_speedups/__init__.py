@@ -24,7 +24,7 @@ from ._tables import BigramIndex, LiteralTable, build_bigram_index, build_litera
 if TYPE_CHECKING:  # type checkers see the pure twins, the readable reference
     from ._decide_py import all_matches as all_matches, candidate_orders as candidate_orders
     from ._decide_py import collect_candidates as collect_candidates, first_match as first_match
-    from ._decide_py import holds_test as holds_test
+    from ._decide_py import decide_call as decide_call, decide_lists as decide_lists, holds_test as holds_test
     from ._dedup_py import dedup_lines as dedup_lines, normalize_line as normalize_line
     from ._lines_py import collapse_runs as collapse_runs, line_end_flags as line_end_flags
     from ._lines_py import lines_containing as lines_containing
@@ -40,7 +40,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "_dedup": ("normalize_line", "dedup_lines"),
     "_scan": ("candidate_windows",),
     "_topk": ("prepare_matrix", "topk_cosine"),
-    "_decide": ("collect_candidates", "candidate_orders", "holds_test", "first_match", "all_matches", "decide_lists"),
+    "_decide": ("collect_candidates", "candidate_orders", "holds_test", "first_match", "all_matches", "decide_lists", "decide_call"),
     "_lines": ("collapse_runs", "line_end_flags", "lines_containing"),
 }
 #: the stems that have a Cython twin (``_<stem>_c.pyx``); the others are pure-only so far

@@ -112,8 +112,10 @@ def collect_candidates(probe: tuple[Any, ...], value: str, out: set[int]) -> Non
 
 # ---------------------------------------------------------------- a whole group: candidates, then tests in order
 
-#: Clause kinds: what a clause ``(attr, kind, arg, fallback)`` checks on a ``str`` attribute value.
-GLOB, GLOB_FOLD, EQ, EQ_FOLD, NE, PREFIX, SUFFIX, IN, TRUTHY, ANY, CALL = range(11)
+#: Clause kinds: what a clause ``(attr, kind, arg, fallback)`` checks on a ``str`` attribute value
+#: (``_FOLD`` kinds compare the casefolded value with an already casefolded ``arg``).
+GLOB, GLOB_FOLD, EQ, EQ_FOLD, NE, PREFIX, SUFFIX, IN, TRUTHY, ANY, CALL, PREFIX_FOLD, SUFFIX_FOLD, CONTAINS, CONTAINS_FOLD = range(15)
+KINDS = 15
 GROUP_SIZE = 3
 CLAUSE_SIZE = 4
 
@@ -177,7 +179,7 @@ def holds_test(test: tuple[Any, ...], subject: Any) -> bool:
             if not fallback(subject):
                 return False
             continue
-        if type(kind) is not int or not 0 <= kind < 11:
+        if type(kind) is not int or not 0 <= kind < KINDS:
             raise ValueError(f"unknown clause kind {kind!r}")
         if kind == GLOB:
             ok = arg(value) is not None
@@ -199,8 +201,16 @@ def holds_test(test: tuple[Any, ...], subject: Any) -> bool:
             ok = value != "" and value != "0" and value != "false"
         elif kind == ANY:
             ok = True
-        else:  # CALL
+        elif kind == CALL:
             ok = bool(arg(value))
+        elif kind == PREFIX_FOLD:
+            ok = value.casefold().startswith(arg)
+        elif kind == SUFFIX_FOLD:
+            ok = value.casefold().endswith(arg)
+        elif kind == CONTAINS:
+            ok = arg in value
+        else:  # CONTAINS_FOLD
+            ok = arg in value.casefold()
         if not ok:
             return False
     return True
@@ -250,6 +260,7 @@ def decide_lists(permissions: tuple[Any, ...] | None, ranks: Any, items: tuple[A
     worst = -1
     worst_rank = -1
     for item in items:
+        tried: list[int]
         if permissions is None:
             order, tried = -1, []
             rank = 1
@@ -268,3 +279,81 @@ def decide_lists(permissions: tuple[Any, ...] | None, ranks: Any, items: tuple[A
         if order >= 0:
             break
     return worst, found, policy
+
+
+# ---------------------------------------------------------------- a call's answer alone: the per-call hot path
+
+PLAN_SIZE = 6
+
+
+def _first_order(group: tuple[Any, ...], subject: Any) -> Any:
+    """Return the order of the first rule of ``group`` that holds for ``subject``, or ``None``."""
+    tests = group[2] if isinstance(group, tuple) and len(group) == GROUP_SIZE else None
+    for order in candidate_orders(group, subject):
+        if holds_test(tests[order], subject):  # type: ignore[index]
+            return order
+    return None
+
+
+def _rank(entry: object) -> int:
+    if type(entry) is not tuple or len(entry) != 2:
+        raise TypeError("a verdict entry is (rank, verdict)")
+    rank = entry[0]
+    if type(rank) is not int or not 0 <= rank <= 2:
+        raise ValueError("a verdict entry's rank is 0, 1 or 2")
+    return rank
+
+
+def decide_call(plan: tuple[Any, ...], items: tuple[Any, ...], subject: Any) -> Any:
+    """Return the verdict of a call that only permissions and policy can have an opinion on.
+
+    The answer ``decide_lists`` leads to, without what was tried: nothing is
+    kept for the explanation, which is worked out again when it is read.
+
+    ``plan`` is ``(permissions, verdicts, no_rule, policies, policy_default,
+    default)``, plain values built once per tool: ``permissions`` is the tool's
+    permission group (see ``candidate_orders``) or ``None``; ``verdicts`` maps
+    the order of each of its rules to an entry ``(rank, verdict)``, rank 0
+    (allow), 1 (ask) or 2 (deny); ``no_rule`` is the entry of an item no rule
+    matches; ``policies`` are ``(group, verdicts)`` pairs tried in turn on
+    ``subject`` until one has a matching rule; ``policy_default`` is the entry
+    when none has (or ``None``: no opinion); ``default`` is returned when
+    nothing had an opinion.  ``items`` are the subjects the permission list
+    sees (empty when no permissions are configured).
+
+    The most restrictive entry wins, the earliest among equals (permissions
+    before policy); a deny from the permission list ends the call at once.
+    Returns that entry's verdict.
+    """
+    if not isinstance(plan, tuple) or len(plan) != PLAN_SIZE:
+        raise TypeError("plan must be a tuple (permissions, verdicts, no_rule, policies, policy_default, default)")
+    if not isinstance(items, tuple):
+        raise TypeError("items must be a tuple")
+    permissions, verdicts, no_rule, policies, policy_default, default = plan
+    if not isinstance(policies, tuple):
+        raise TypeError("policies must be a tuple of (group, verdicts)")
+    best = None
+    best_rank = -1
+    for item in items:
+        entry = no_rule
+        if permissions is not None:
+            order = _first_order(permissions, item)
+            if order is not None:
+                entry = verdicts[order]
+        rank = _rank(entry)
+        if rank > best_rank:
+            best, best_rank = entry, rank
+            if rank == 2:
+                return entry[1]
+    entry = policy_default
+    for pair in policies:
+        if type(pair) is not tuple or len(pair) != 2:
+            raise TypeError("a policy is (group, verdicts)")
+        group, table = pair
+        order = _first_order(group, subject)
+        if order is not None:
+            entry = table[order]
+            break
+    if entry is not None and _rank(entry) > best_rank:
+        best = entry
+    return default if best is None else best[1]

@@ -182,6 +182,9 @@ def compile_test(expr: Expr) -> Callable[[Subject], Any]:
 
 _PLAIN_ATTRS = frozenset({"tool", "command", "command_full", "program", "input", "trust", "phase", "caller"})
 _GLOB_SYNTAX = frozenset("*?[\\")
+#: (leading `*`, trailing `*`, `~i`) -> the clause kind of a glob that is one literal between stars
+_AFFIX_KINDS = {(False, True, False): D.PREFIX, (True, False, False): D.SUFFIX, (True, True, False): D.CONTAINS,
+                (False, True, True): D.PREFIX_FOLD, (True, False, True): D.SUFFIX_FOLD, (True, True, True): D.CONTAINS_FOLD}
 
 
 def encode_test(expr: Expr) -> tuple[Any, ...]:
@@ -208,6 +211,11 @@ def _clause(expr: Expr) -> Any:
             kind, arg = (D.EQ_FOLD, literal.casefold()) if op == "~i" else (D.EQ, literal)
         elif literal and not literal.strip("*"):
             kind = D.ANY  # `*` matches any text, newlines included
+        elif not _GLOB_SYNTAX.intersection(core := literal.strip("*")):
+            # `core*`, `*core`, `*core*`: a string test, exact on a plain field, where `*` is any text;
+            # `~i` casefolds glob and value, character by character, so the core is casefolded alone
+            kind = _AFFIX_KINDS[literal[0] == "*", literal[-1] == "*", op == "~i"]
+            arg = core.casefold() if op == "~i" else core
         else:
             try:
                 arg = compiled_glob(literal, False, op == "~i").match

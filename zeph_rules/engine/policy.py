@@ -7,10 +7,17 @@ from any stage wins over ``allow``; when no stage has an opinion the answer
 is ``ask``.
 
 Everything derived from a graph once (the blocklist with its shell config, the
-per-group lookups, the sandbox globs) is kept in a ``PolicyEngine`` cached per
-graph; the analysis of a command line (parse, normalisation, blocklist) is
-memoised per line, because it depends on the text alone.  Rule evaluation is
-done for every call.
+per-group lookups, the sandbox globs, a ready verdict per rule) is kept in a
+``PolicyEngine`` cached per graph; the analysis of a command line (parse,
+normalisation, blocklist) is memoised per line, because it depends on the text
+alone.  Rule evaluation is done for every call.
+
+Most calls can only be decided by permissions and policy (no blocklist finding,
+no constraints, sandbox, sequences or quota in play): for those one call into
+``_speedups.decide_call`` looks up the candidates, evaluates them and combines
+the two stages, keeping nothing but the answer.  The decision's sentences are
+written when first read, by running the same lists again through
+``_speedups.decide_lists``, which keeps the candidates each list tried.
 """
 
 from __future__ import annotations
@@ -27,7 +34,7 @@ from .evaluate import Subject, holds
 from .graph import GroupIndex, MatcherGraph, call_subject
 from .ir import AUTHORIZATION, PERMISSION, POLICY, Compare, Rule, render
 from .patterns import glob_match
-from .sandbox import Sandbox
+from .sandbox import Sandbox, read_paths
 from .session import Session
 
 CONSTRAINT = "constraint"
@@ -118,6 +125,19 @@ def _given(source: str | None, reason: str, why_not: str | None = None) -> tuple
     return source, reason, why_not
 
 
+#: What ``decide_call`` answers for an item no permission rule matches, and for a call nothing has an opinion on.
+_NO_RULE = (1, ("ask", "permissions", None))
+_NO_OPINION = ("ask", "default", None)
+
+#: What ``decide`` knows of a call before any rule is evaluated (see ``PolicyEngine._line``).
+_Line = tuple[Any, ...]
+
+
+def _entries(group: GroupIndex, stage: str) -> dict[int, tuple[int, tuple[str, str, str]]]:
+    """Rule order -> ``(rank, (effect, stage, rule id))`` for every rule of a list: what ``decide_call`` answers."""
+    return {rule.order: (_RANK[rule.effect], (rule.effect, stage, rule.id)) for rule in group.rules}
+
+
 def _eager(effect: str, stage: str, rule: str | None, source: str | None, reason: str, why_not: str | None = None) -> _Verdict:
     """A verdict whose sentences are already written (the rare stages)."""
     return (effect, stage, rule, (_given, source, reason, why_not))
@@ -167,11 +187,11 @@ class PolicyEngine:
         self._permission_groups: dict[str, tuple[GroupIndex | None, Any]] = {}
         # casefolded tool name -> its decision plan (see ``_tool_plan``)
         self._tools: dict[str, tuple[Any, ...]] = {}
-        self._policy_stages = tuple(stage for stage, _group in self._policy_groups)
         self._indexed = not reference
         # a call takes the fast path when no stage but the blocklist, permissions and policy can apply to it
         self._fast = not reference and self.constraints is None
         self._sandbox_active = self.sandbox.active
+        self._policy_plan: tuple[Any, ...] | None = None  # the policy lists for ``decide_call``, built with the first tool plan
 
     # -------------------------------------------------------------- decide
 
@@ -183,38 +203,18 @@ class PolicyEngine:
         are written from what is kept when the decision's fields are first read.
         """
         if type(input_or_args) is str and not context:
-            key, subject, segments, checked, hit = self._plan(tool, input_or_args)  # memoised per (tool, text)
+            line = self._plan(tool, input_or_args)  # memoised per (tool, text)
         else:
-            key, subject, segments, checked, hit = self._analyse(tool, input_or_args, context)
-        if (self._fast and hit is None and (session is None or (self.max_calls is None and (self.sequences is None or not session.history)))
-                and not (self._sandbox_active and subject.path and (key in FILE_TOOLS or type(input_or_args) is not str))):
+            line = self._analyse(tool, input_or_args, context)
+        fast = line[5]
+        if fast is not None and (session is None or (self.max_calls is None and (self.sequences is None or not session.history))):
             # the common case: only permissions and policy can have an opinion; one compiled call answers both
-            plan = self._tools.get(key) or self._tool_plan(key)
-            group, matcher, ranks, policies = plan
-            worst, found, policy = _speedups.decide_lists(matcher, ranks, (segments or (subject,)) if self.permissions_configured else (),
-                                                          policies, subject)
-            explain = (_explain_fast, self, tool, key, subject, segments, checked, plan, worst, found, policy)
-            effect = None
-            if worst >= 0:
-                order = found[worst][0]
-                if order >= 0:
-                    rule = group.by_order[order]
-                    effect, stage, rule_id = rule.effect, "permissions", rule.id
-                    if effect == "deny":
-                        return _lazy_decision(effect, stage, rule_id, explain)
-                else:
-                    effect, stage, rule_id = "ask", "permissions", None
-            if policy and policy[-1][0] >= 0:
-                index = len(policy) - 1
-                rule = self._policy_groups[index][1].by_order[policy[-1][0]]  # type: ignore[union-attr]
-                if effect is None or _RANK[rule.effect] > _RANK[effect]:
-                    effect, stage, rule_id = rule.effect, self._policy_stages[index], rule.id
-            elif self._policy_on and self._default_verdict is not None:
-                if effect is None or _RANK[self.default_effect] > _RANK[effect]:
-                    effect, stage, rule_id = self._default_verdict[0], POLICY, "policy.default_effect"
-            if effect is None:
-                return _lazy_decision("ask", "default", None, explain)
-            return _lazy_decision(effect, stage, rule_id, explain)
+            decision = _new_decision(Decision)
+            fields = decision.__dict__
+            fields["decision"], fields["stage"], fields["rule"] = _speedups.decide_call(*fast)
+            fields["_explain"] = (_explain_fast, self, tool, line)
+            return decision
+        key, subject, segments, checked, hit, _fast, reads = line
         log: list[tuple[Any, ...]] = []  # (function, *args) -> trace entries, in order
         verdicts: list[_Verdict] = []
 
@@ -257,9 +257,13 @@ class PolicyEngine:
                         return _decision(verdict_or_none, log)
                     verdicts.append(verdict_or_none)
 
-        # 5. file sandbox
-        if self.sandbox.active and subject.path and (key in FILE_TOOLS or not isinstance(input_or_args, str)):
-            refused, notes = self.sandbox.check(subject.path, cwd)
+        # 5. file sandbox: the call's own paths, then the files its commands read
+        paths = subject.path if subject.path and (key in FILE_TOOLS or not isinstance(input_or_args, str)) else ()
+        if self.sandbox.active and (paths or reads):
+            refused, notes = self.sandbox.check(paths, cwd)
+            if refused is None and reads:
+                refused, more = self.sandbox.check_reads(reads, cwd)
+                notes += more
             entries = [TraceEntry("sandbox", None, None, False, None, note) for note in notes]
             log.append((_listed, entries))
             if refused is not None:
@@ -293,26 +297,32 @@ class PolicyEngine:
         return _decision(chosen, log)
 
     def _tool_plan(self, key: str) -> tuple[Any, ...]:
-        """What ``decide`` needs per tool, worked out once: (permission group, its tables, rule ranks, policy tables)."""
+        """What ``decide`` needs per tool, worked out once.
+
+        ``(permission group, its tables, rule ranks, policy tables, call plan)``;
+        the call plan is what ``_speedups.decide_call`` reads: the same tables
+        with an entry ``(rank, (effect, stage, rule id))`` per rule.
+        """
         group = self.graph.groups.get(f"{PERMISSION}:{key}")
-        plan = (group, None if group is None else group.matcher,
-                {} if group is None else {rule.order: _RANK[rule.effect] for rule in group.rules},
-                tuple(g.matcher for _stage, g in self._policy_groups) if self._policy_on else ())  # type: ignore[union-attr]
+        if self._policy_plan is None:  # shared by every tool
+            self._policy_plan = tuple((g.matcher, _entries(g, stage)) for stage, g in self._policy_groups) if self._policy_on else ()
+        policy_default = None
+        if self._policy_on and self._default_verdict is not None:
+            policy_default = (_RANK[self._default_verdict[0]], self._default_verdict[:3])
+        matcher = None if group is None else group.matcher
+        call = (matcher, {} if group is None else _entries(group, "permissions"), _NO_RULE, self._policy_plan, policy_default, _NO_OPINION)
+        ranks = {} if group is None else {rule.order: _RANK[rule.effect] for rule in group.rules}
+        plan = (group, matcher, ranks, tuple(policy_matcher for policy_matcher, _entries_ in self._policy_plan), call)
         if len(self._tools) < 4096:
             self._tools[key] = plan
         return plan
 
-    def _lists(self, key: str, subject: Subject, segments: Sequence[Subject], log: list[tuple[Any, ...]],
-               answer: tuple[Any, ...] | None = None) -> tuple[_Verdict | None, _Verdict | None]:
-        """The permission and policy verdicts (each ``None`` when that stage has no opinion), logging what was tried.
-
-        ``answer`` is what ``_speedups.decide_lists`` returned for this call, when the caller already has it.
-        """
-        plan = self._tools.get(key) or self._tool_plan(key)
-        group, matcher, ranks, policies = plan
-        if answer is None:
-            answer = _speedups.decide_lists(matcher, ranks, (segments or (subject,)) if self.permissions_configured else (), policies, subject)
-        worst, found, policy = answer
+    def _lists(self, key: str, subject: Subject, segments: tuple[Subject, ...], log: list[tuple[Any, ...]]
+               ) -> tuple[_Verdict | None, _Verdict | None]:
+        """The permission and policy verdicts (each ``None`` when that stage has no opinion), logging what was tried."""
+        group, matcher, ranks, policies, _call = self._tools.get(key) or self._tool_plan(key)
+        worst, found, policy = _speedups.decide_lists(matcher, ranks, (segments or (subject,)) if self.permissions_configured else (),
+                                                      policies, subject)
         permission: _Verdict | None = None
         items = segments or (subject,)
         for index, (order, tried) in enumerate(found):
@@ -335,21 +345,39 @@ class PolicyEngine:
             log.append((_listed, [TraceEntry(POLICY, "policy.default_effect", None, True, self.default_effect, "no policy or authorization rule matched")]))
         return permission, self._default_verdict
 
-    def _plan_uncached(self, tool: str, text: str) -> tuple[str, Subject, tuple[Subject, ...], BlocklistResult | None, Hit | None]:
+    def _plan_uncached(self, tool: str, text: str) -> _Line:
         """What a call's text alone determines: its subject, its segments, the blocklist's findings."""
         key = tool.casefold()
         subject = _subject(tool, text, {})
         checked = self.blocklist.check(text) if key in SHELL_TOOLS else None
-        return key, subject, _segment_subjects(tool, subject, checked), checked, checked.first if checked is not None else None
+        return self._line(key, subject, checked, True)
 
-    def _analyse(self, tool: str, input_or_args: str | Mapping[str, Any], context: Mapping[str, Any]
-                 ) -> tuple[str, Subject, tuple[Subject, ...], BlocklistResult | None, Hit | None]:
+    def _analyse(self, tool: str, input_or_args: str | Mapping[str, Any], context: Mapping[str, Any]) -> _Line:
         """The same as ``_plan`` for calls with arguments or context (not memoised)."""
         key = tool.casefold()
         subject = _subject(tool, input_or_args, context)
         command = subject.command_full if (key in SHELL_TOOLS or not isinstance(input_or_args, str)) else None
         checked = self.blocklist.check(command) if command is not None else None
-        return key, subject, _segment_subjects(tool, subject, checked), checked, checked.first if checked is not None else None
+        return self._line(key, subject, checked, isinstance(input_or_args, str))
+
+    def _line(self, key: str, subject: Subject, checked: BlocklistResult | None, text: bool) -> _Line:
+        """``(key, subject, segments, blocklist result, blocklist hit, fast, reads)``.
+
+        ``reads`` are the ``(program, path)`` of the files the line's commands
+        read (see ``sandbox.read_paths``), when a sandbox is configured.
+        ``fast`` is ``(call plan, items, subject)``, the arguments of
+        ``_speedups.decide_call``, when only permissions and policy can have an
+        opinion on the call (unless its session has a quota or history), else ``None``.
+        """
+        segments = _segment_subjects(subject.tool or key, subject, checked)
+        hit = checked.first if checked is not None else None
+        reads = read_paths(checked.analysis.segments) if self._sandbox_active and checked is not None else ()
+        fast = None
+        if (self._fast and hit is None and not reads
+                and not (self._sandbox_active and subject.path and (key in FILE_TOOLS or not text))):
+            call = (self._tools.get(key) or self._tool_plan(key))[4]
+            fast = (call, (segments or (subject,)) if self.permissions_configured else (), subject)
+        return key, subject, segments, checked, hit, fast, reads
 
     # -------------------------------------------------------------- stages
 
@@ -460,24 +488,13 @@ def _decision(verdict: _Verdict, log: list[tuple[Any, ...]]) -> Decision:
     return decision
 
 
-def _lazy_decision(effect: str, stage: str, rule_id: str | None, explain: tuple[Any, ...]) -> Decision:
-    """Build a decision from the fast path; ``explain`` replays the call's stages when a sentence is first read."""
-    decision = _new_decision(Decision)
-    fields = decision.__dict__
-    fields["decision"] = effect
-    fields["stage"] = stage
-    fields["rule"] = rule_id
-    fields["_explain"] = explain
-    return decision
-
-
-def _explain_fast(engine: PolicyEngine, tool: str, key: str, subject: Subject, segments: Sequence[Subject],
-                  checked: BlocklistResult | None, plan: tuple[Any, ...], worst: int, found: Any, policy: Any) -> dict[str, Any]:
-    """Write the sentences of a fast-path decision: the log and verdicts the full path would have kept."""
+def _explain_fast(engine: PolicyEngine, tool: str, line: _Line) -> dict[str, Any]:
+    """Write the sentences of a fast-path decision: the lists are run again, keeping what the full path keeps."""
+    key, subject, segments, checked, _hit, _fast, _reads = line
     log: list[tuple[Any, ...]] = []
     if checked is not None:
         log.append((_blocklist_trace, checked))
-    permission, verdict_or_none = engine._lists(key, subject, segments, log, (worst, found, policy))
+    permission, verdict_or_none = engine._lists(key, subject, segments, log)
     verdicts = [v for v in (permission, verdict_or_none) if v is not None]
     if not verdicts:
         return _explain_decision(_eager("ask", "default", None, None, f"No rule decides calls to `{tool}`, so the default is ask.")[3], log)

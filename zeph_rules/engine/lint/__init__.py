@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from ..errors import ERROR, WARNING, Diagnostic
+from .blocklist_ids import unknown_blocklist_ids
 from .context import LintContext
 from .dependencies import dependency_gates
 from .determinism import determinism
@@ -29,6 +30,7 @@ LintPass = Callable[[LintContext], Iterable[Diagnostic]]
 LINT_PASSES: tuple[LintPass, ...] = (
     regex_shapes,
     duplicate_names,
+    unknown_blocklist_ids,
     unreachable_rules,
     dependency_gates,
     inline_tests,
