@@ -386,3 +386,17 @@ def test_hook_answers_and_never_crashes(tmp_path: Path) -> None:
     for _ in range(3):
         assert answer(json.dumps(event), [str(rules)], str(tmp_path))["hookSpecificOutput"]["permissionDecision"] == "allow"
     assert answer(json.dumps(event), [str(rules)], str(tmp_path))["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_a_dropped_graph_takes_its_policy_engine_with_it(tmp_path: Path) -> None:
+    import gc
+
+    from zeph_rules.engine import policy
+
+    graph = graph_from(tmp_path, PERMISSIONS)
+    assert decide(graph, "bash", "git status").decision in ("allow", "ask", "deny")
+    key = id(graph)
+    assert key in policy._ENGINES
+    del graph
+    gc.collect()
+    assert key not in policy._ENGINES

@@ -150,7 +150,9 @@ class PolicyEngine:
     """Everything ``decide`` derives from a graph once."""
 
     def __init__(self, graph: MatcherGraph, reference: bool = False) -> None:
-        self.graph = graph
+        # A proxy: engine_for keeps engines by graph, and a strong reference from
+        # the engine would keep every graph a process ever loaded alive.
+        self.graph = weakref.proxy(graph)
         # the reference engine scans every rule in order (the naive evaluator) instead of the indexes
         self.first_match = _first_match_naive if reference else _first_match
         settings = dict(graph.settings)
