@@ -67,8 +67,8 @@ def test_node_internal_frames_go_and_the_users_stay(graph: MatcherGraph) -> None
     assert "node-internal-frames" in result.rules
     lines = result.output.split("\n")
     assert "    at Module._compile (node:internal/modules/cjs/loader:1521:14)" not in lines
-    assert "    at new URL (node:internal/url:806:29)" not in lines
     for kept in (
+        "    at new URL (node:internal/url:806:29)",  # the stack's first frame: where it broke
         "node:internal/url:806",
         "TypeError: Invalid URL",
         "    at connect (/tmp/zeph-fixtures/npm_shop/server.js:16:13)",
@@ -78,7 +78,7 @@ def test_node_internal_frames_go_and_the_users_stay(graph: MatcherGraph) -> None
         "Node.js v20.20.2",
     ):
         assert kept in lines, kept
-    assert "... (6 noise lines stripped) ..." in lines
+    assert "... (5 noise lines stripped) ..." in lines
 
 
 def test_npm_ls_all_keeps_the_root_and_direct_dependencies(graph: MatcherGraph) -> None:
@@ -134,3 +134,116 @@ def test_pip_build_failure_keeps_the_error_and_drops_the_build_hooks(graph: Matc
         "note: This error originates from a subprocess, and is likely not a problem with pip.",
     ):
         assert kept in text.split("\n"), kept
+
+
+def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
+    # EADDRINUSE: the first frame, inside node, is the only one that says where it broke
+    result = graph.filter("PORT=8767 node server.js", _raw("node/eaddrinuse"), 1)
+    lines = result.output.split("\n")
+    assert "    at Server.setupListenHandle [as _listen2] (node:net:1908:16)" in lines
+    assert "    at listenInCluster (node:net:1965:12)" not in lines
+    assert "    at emitErrorNT (node:net:1944:8)" in lines  # first of the "Emitted 'error' event" stack
+    assert "... (3 noise lines stripped) ..." in lines
+
+
+@pytest.mark.parametrize(
+    ("command", "rules"),
+    [
+        ("/tmp/tools/node_modules/.bin/pnpm test", ("js-test", "node-internal-frames", "program-logs")),
+        ("pnpm run test:unit", ("js-test", "node-internal-frames")),
+        ("yarn test", ("js-test", "node-internal-frames")),
+        ("/opt/bin/pnpm install", ("program-logs", "npm-install")),
+        ("/venv/bin/uv pip install httpx", ("program-logs", "pip-install")),
+        ("npm run build", ("node-internal-frames", "js-build")),
+        ("npx vite build", ("node-internal-frames", "js-build")),
+        ("npx prettier --check src", ("node-internal-frames", "prettier")),
+        ("black --diff src", ("formatter-diff",)),
+        ("isort --check-only --diff .", ("formatter-diff",)),
+        ("ruff format --diff", ("formatter-diff",)),
+        ("gofmt -d .", ("formatter-diff",)),
+        ("gofmt -l .", ()),
+        ("black --check src", ()),
+        ("node_modules/.bin/pyright src", ("linters",)),
+        ("basedpyright", ("linters",)),
+        ("npx pyright src", ("node-internal-frames", "linters")),
+        ("apt list --installed", ("package-listings",)),
+        ("dpkg -l 'python3*'", ("package-listings",)),
+        ("du -ah project", ("du-all",)),
+        ("du -sh *", ("system-info",)),
+    ],
+)
+def test_front_ends_and_tools_by_path_find_their_rule(
+    graph: MatcherGraph, command: str, rules: tuple[str, ...]
+) -> None:
+    assert graph.filter(command, "x\n", 0).rules == rules
+
+
+def test_pnpm_test_is_summarised_like_the_test_runner(graph: MatcherGraph) -> None:
+    result = graph.filter("/tmp/zeph-fixtures/.npmtools/node_modules/.bin/pnpm test", _raw("pnpm/test_fail"), 1)
+    assert "js-test" in result.rules and result.confidence is not Confidence.FALLBACK
+    for kept in ("AssertionError: expected 2 to be 3 // Object.is equality", "Tests  2 failed | 11 passed (13)",
+                 "Test failed. See above for more details."):
+        assert kept in result.output, kept
+
+
+def test_pnpm_install_keeps_packages_and_the_verdict(graph: MatcherGraph) -> None:
+    result = graph.filter("/x/pnpm install", _raw("pnpm/install"), 0)
+    assert "Progress: resolved" not in result.output
+    assert ".../esbuild@0.21.5/node_modules/esbuild postinstall: Done" not in result.output
+    for kept in ("Packages: +44", "devDependencies:", "+ vite 5.4.8 (8.3.8 is available)", "Done in 19.9s"):
+        assert kept in result.output, kept
+
+
+def test_pip_upgrade_keeps_what_it_replaced(graph: MatcherGraph) -> None:
+    result = graph.filter("pip install -U click", _raw("pip/install_upgrade"), 0)
+    lines = [line.strip() for line in result.output.split("\n")]
+    assert "Found existing installation: click 8.1.7" in lines
+    assert "Successfully uninstalled click-8.1.7" in lines
+    assert "Uninstalling click-8.1.7:" not in lines and "Attempting uninstall: click" not in lines
+
+
+def test_uv_pip_install_keeps_its_results(graph: MatcherGraph) -> None:
+    raw = _raw("uv/pip_install")
+    result = graph.filter("/venv/bin/uv pip install httpx", raw, 0)
+    assert "pip-install" in result.rules
+    assert "Resolved 16 packages in 486ms" in result.output and " + anyio==4.16.0" in result.output
+    conflict = graph.filter("uv pip install httpx", _raw("uv/pip_install_conflict"), 1)
+    assert conflict.output == _raw("uv/pip_install_conflict")
+
+
+def test_vite_build_keeps_assets_and_errors(graph: MatcherGraph) -> None:
+    ok = graph.filter("npm run build", _raw("vite/build_ok"), 0).output
+    assert "transforming..." not in ok and "npm warn Unknown user config" not in ok
+    assert "dist/assets/index-YgNYn9lJ.js  1.52 kB │ gzip: 0.86 kB" in ok and "✓ built in 276ms" in ok
+    failed = graph.filter("npm run build", _raw("vite/build_fail"), 1).output
+    assert "node_modules/.pnpm/rollup" not in failed
+    for kept in ("x Build failed in 95ms", "error during build:", 'Could not resolve "./lib/slugify" from "src/main.ts"',
+                 "file: /tmp/zeph-fixtures/web_ts/src/main.ts", "... (6 noise lines stripped) ..."):
+        assert kept in failed, kept
+
+
+def test_prettier_check_keeps_the_files_and_the_verdict(graph: MatcherGraph) -> None:
+    out = graph.filter("npx prettier --check src tests", _raw("prettier/check"), 1).output
+    assert "Checking formatting..." not in out and "npm warn" not in out
+    assert "[warn] src/main.ts" in out
+    assert "[warn] Code style issues found in 6 files. Run Prettier with --write to fix." in out
+
+
+def test_formatter_diffs_keep_headers_and_the_tools_lines(graph: MatcherGraph) -> None:
+    result = graph.filter("isort --check-only --diff src tests", _raw("isort/check_diff"), 1)
+    assert result.rules == ("formatter-diff",) and result.confidence is Confidence.PARTIAL
+    errors = [line for line in _raw("isort/check_diff").split("\n") if line.startswith("ERROR: ")]
+    assert errors and all(line in result.output for line in errors)
+    assert "@@ -1,12 +1,11 @@" in result.output and "lines omitted in /tmp/" in result.output
+    assert 3 * len(result.output) < 2 * len(_raw("isort/check_diff"))
+
+
+def test_package_lists_keep_head_and_tail(graph: MatcherGraph) -> None:
+    raw = _raw("apt/list_installed")
+    out = graph.filter("apt list --installed | head -n 200", raw, 0).output
+    lines = out.split("\n")
+    assert lines[:4] == raw.split("\n")[:4]  # the CLI warning and "Listing..."
+    assert "libcups2/now 2.4.2-3+deb12u8 amd64 [installed,upgradable to: 2.4.2-3+deb12u9]" in lines
+    assert any(line.startswith("... (") and "omitted" in line for line in lines)
+    dpkg = _raw("dpkg/l_python")
+    assert graph.filter("dpkg -l 'python3*'", dpkg, 0).output == dpkg  # short: as printed

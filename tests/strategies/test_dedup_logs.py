@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 dedup = STRATEGIES["dedup"]
 _COUNT = re.compile(r" \(x(\d+)\)$")
-_BLOCK = re.compile(r"^\.\.\. \((\d+) lines? omitted: the same as the block above\) \.\.\.$")
+_BLOCK = re.compile(r"^\.\.\. \((\d+) (?:lines? omitted: the same as the block above|similar lines? omitted)\) \.\.\.$")
 
 
 def _raw(case: str) -> str:
@@ -224,6 +224,90 @@ def test_a_traceback_printed_twice_is_kept_once_with_a_marker() -> None:
     assert _lines_accounted(out) == len(_split(raw))
 
 
+# -- continuation lines -------------------------------------------------------------
+
+
+def test_postgres_detail_and_statement_lines_stay_under_their_error() -> None:
+    raw = _raw("logs/postgres_server")
+    out = dedup(raw, _builtin_params("log-dedup"), 0).text
+    lines = _split(out)
+    for expected in _must_survive("logs/postgres_server"):
+        assert any(expected in line for line in lines), expected
+    error = lines.index(next(line for line in lines if 'ERROR:  duplicate key value' in line))
+    assert "DETAIL:  Key (id)=(1) already exists." in lines[error + 1]
+    assert "STATEMENT:  insert into t values (1,'a'),(1,'b')" in lines[error + 2]
+    assert "connection received: host=[local] (x3)" in out  # routine records still group
+    assert _lines_accounted(out) == len(_split(raw))
+
+
+def test_a_continuation_line_is_never_grouped_away_from_its_record() -> None:
+    raw = _raw("logs/postgres_server").splitlines()
+    error = next(line for line in raw if "ERROR:  division by zero" in line)
+    statement = next(line for line in raw if "STATEMENT:  select 1/0" in line)
+    other = statement.replace("select 1/0", "select 2/0")
+    text = f"{error}\n{statement}\n{error}\n{other}\n"
+    # the same error with another statement is another record: both stay whole
+    assert dedup(text, {}, 0).text == text
+    # a routine record with its own statement: the statement differs only by a number, so they group as one block
+    log = statement.replace("ERROR", "LOG").replace("STATEMENT", "LOG")
+    notice = [log.replace("select 1/0", "duration: 1 ms"), statement.replace("select 1/0", "select 1")]
+    notice2 = [log.replace("select 1/0", "duration: 2 ms"), statement.replace("select 1/0", "select 2")]
+    out = dedup("\n".join(notice + notice2) + "\n", {}, 0).text
+    assert _split(out) == [f"{notice[0]} (x2)", notice[1]]
+
+
+# -- folding runs -------------------------------------------------------------------
+
+
+def test_program_logs_fold_a_run_of_similar_records_to_its_ends() -> None:
+    raw = _raw("node/crash")
+    out = dedup(raw, _builtin_params("program-logs"), 0).text
+    lines = _split(out)
+    assert any(line.endswith("registering route /api/v1/resource0") for line in lines)
+    assert any(line.endswith("registering route /api/v1/resource19") for line in lines)
+    assert "... (18 similar lines omitted) ..." in lines
+    assert not any("resource7" in line for line in lines)
+    assert "TypeError: Invalid URL" in lines  # the traceback stays
+    assert _lines_accounted(out) == len(_split(raw))
+
+
+def test_http_server_console_folds_successful_requests_and_keeps_every_error() -> None:
+    raw = _raw("http_server/access_log")
+    out = dedup(raw, _builtin_params("program-logs"), 0).text
+    lines = _split(out)
+    for expected in _must_survive("http_server/access_log"):
+        assert expected in lines, expected
+    assert lines[1].endswith('"GET /p1.html HTTP/1.1" 200 - (x2)')
+    assert lines[2] == "... (19 similar lines omitted) ..."
+    assert lines[3].endswith('"GET /p20.html HTTP/1.1" 200 -')
+    assert _lines_accounted(out) == len(_split(raw))
+    assert len(out) < len(raw) * 0.5
+
+
+def test_a_run_is_split_at_lines_that_report_trouble() -> None:
+    raw = [line for line in _split(_raw("http_server/access_log")) if "HTTP/1.1\" 200" in line]
+    error = next(line for line in _split(_raw("http_server/access_log")) if "code 404" in line)
+    text = "\n".join(raw[:11] + [error] + raw[11:]) + "\n"
+    out = _split(dedup(text, {"log_lines_only": True, "fold_runs": 10}, 0).text)
+    assert error in out  # `code 404, message ...` is a signal: never folded
+    assert out.index(error) == 3  # p1 (x2), a marker, p10: the run before it folds on its own
+    assert out[-2:] == ["... (8 similar lines omitted) ...", raw[-2]]  # and the run after it (p3 came back earlier)
+    assert len(out) < len(_split(text))
+    assert dedup(text, {"log_lines_only": True}, 0).text.count("similar") == 0  # off by default
+
+
+def test_wget_mirror_counts_fetched_files_and_keeps_errors_and_summary() -> None:
+    raw = _raw("wget/mirror")
+    out = dedup(raw, _builtin_params("wget-files"), 0).text
+    lines = _split(out)
+    for expected in _must_survive("wget/mirror"):
+        assert expected in lines, expected
+    assert "... (15 similar lines omitted) ..." in lines
+    assert any(line.endswith('/p12.html" [2]') for line in lines)
+    assert any(line.endswith('/p9.html" [1]') for line in lines)
+    assert _lines_accounted(out) == len(_split(raw))
+
+
 # -- properties -------------------------------------------------------------------
 
 _LOG_FRAGMENTS = [
@@ -242,11 +326,12 @@ _LOG_FRAGMENTS = [
     lines=st.lists(st.one_of(st.sampled_from(_LOG_FRAGMENTS), st.text(max_size=30)), max_size=40),
     log_lines_only=st.booleans(),
     min_log_ratio=st.sampled_from([0.0, 0.5]),
+    fold_runs=st.sampled_from([0, 3]),
 )
 def test_every_line_is_accounted_for_and_signals_stay(lines: list[str], log_lines_only: bool,
-                                                      min_log_ratio: float) -> None:
+                                                      min_log_ratio: float, fold_runs: int) -> None:
     text = sanitize("\n".join(lines) + "\n")
-    params = {"log_lines_only": log_lines_only, "min_log_ratio": min_log_ratio,
+    params = {"log_lines_only": log_lines_only, "min_log_ratio": min_log_ratio, "fold_runs": fold_runs,
               "routine_patterns": [r"sshd\[\d+\]: Failed"]}
     out = dedup(text, params, 0).text
     assert len(out) <= len(text)

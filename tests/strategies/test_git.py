@@ -120,3 +120,44 @@ def test_a_git_error_instead_of_a_diff_is_kept_as_understood() -> None:
     )
     assert STRATEGIES["git_diff"](raw, {"max_diff_lines": 5}, 128) == (raw, Confidence.FULL)
     assert STRATEGIES["git_diff"]("hello\n", {"max_diff_lines": 5}, 0).confidence is Confidence.FALLBACK
+
+
+def test_plain_unified_diffs_of_formatters_keep_their_headers_and_messages() -> None:
+    # black --diff: `--- path<TAB>date` / `+++ path<TAB>date`, and "would reformat" after each file
+    raw = _raw("black/diff_file")
+    result = STRATEGIES["git_diff"](raw, {"max_diff_lines": 80}, 0)
+    assert result.confidence is Confidence.PARTIAL
+    lines = result.text.split("\n")
+    for header in (line for line in raw.split("\n") if line.startswith(("--- ", "+++ ", "@@ "))):
+        assert header in lines, header
+    for message in ("would reformat src/dateutil/easter.py", "would reformat src/dateutil/relativedelta.py",
+                    "2 files would be reformatted."):
+        assert message in lines
+    assert "... (623 lines omitted in src/dateutil/relativedelta.py) ..." in lines
+    assert lines[-2] == "2 files changed, 312 insertions(+), 222 deletions(-)"  # one stat line, last
+
+
+def test_gofmt_diff_opens_files_at_its_diff_lines() -> None:
+    raw = _raw("gofmt/d")
+    result = STRATEGIES["git_diff"](raw, {"max_diff_lines": 2}, 0)
+    lines = result.text.split("\n")
+    assert "diff internal/money/money.go.orig internal/money/money.go" in lines
+    assert "diff internal/textutil/textutil_test.go.orig internal/textutil/textutil_test.go" in lines
+    assert any(line.endswith("omitted in internal/money/money.go) ...") for line in lines)
+    assert sum(1 for line in lines if line.endswith("(-)")) == 1
+
+
+def test_isort_errors_between_diffs_stay_in_place() -> None:
+    raw = _raw("isort/check_diff")
+    lines = STRATEGIES["git_diff"](raw, {"max_diff_lines": 80}, 1).text.split("\n")
+    assert lines[0].startswith("ERROR: ") and lines[0].endswith("Imports are incorrectly sorted and/or formatted.")
+    assert lines[1].startswith("--- /tmp/zeph-fixtures/") and lines[2].startswith("+++ /tmp/zeph-fixtures/")
+    errors = [line for line in raw.split("\n") if line.startswith("ERROR: ")]
+    assert [line for line in lines if line.startswith("ERROR: ")] == errors
+
+
+def test_a_removed_sql_comment_is_no_file_header() -> None:
+    # "-- x" removed prints "--- x"; without "+++" and "@@" after it, it stays a body line
+    raw = "--- a/q.sql\n+++ b/q.sql\n@@ -1,3 +1,2 @@\n--- old note\n select 1;\n-drop table t;\n"
+    result = STRATEGIES["git_diff"](raw, {}, 0)
+    assert result.text == raw  # a stat line would make it longer

@@ -243,3 +243,49 @@ def test_only_two_notes_into_system_headers_per_diagnostic() -> None:
     assert result.text.count("/usr/bin/../lib/gcc/") == 4  # two under each of the two overload errors
     assert "... (6 notes into system headers past the first two per diagnostic omitted) ..." in result.text
     assert "err.cpp:21:5: error: use of undeclared identifier 'undeclared'" in result.text
+
+
+def test_pyright_findings_keep_their_continuation_and_lose_the_file_lines() -> None:
+    raw = _raw("pyright/dateutil")
+    result = group_by_rule(raw, {}, 1)
+    assert result.confidence is Confidence.FULL
+    lines = result.text.split("\n")
+    root = "/tmp/zeph-fixtures/python-dateutil-2.9.0.post0/src/dateutil"
+    assert f"{root}/rrule.py" not in lines  # the file line: every finding names the file again
+    head = f"  {root}/rrule.py:107:25 - error: Argument of type \"list[Unknown] | None\" cannot be assigned"
+    at = next(index for index, line in enumerate(lines) if line.startswith(head))
+    assert lines[at + 3].strip() == '"__getitem__" is not present (reportArgumentType)'
+    assert lines[-2:] == ["230 errors, 14 warnings, 0 informations", ""]
+    assert "... (9 lines of progress and context omitted) ..." in lines
+
+
+def test_pyright_type_errors_never_fold_but_unseen_attributes_do() -> None:
+    raw = _raw("pyright/dateutil")
+    text = group_by_rule(raw, {}, 1).text
+    root = "/tmp/zeph-fixtures/python-dateutil-2.9.0.post0/src/dateutil"
+    # identical type errors each keep their line
+    for place in ("201:22", "206:22", "221:22"):
+        line = f"  {root}/rrule.py:{place} - error: Object of type \"None\" cannot be used as iterable value"
+        assert line + " (reportOptionalIterable)" in text
+    # the same unseen attribute, reported at every use, folds into the first and its other places
+    first = f"  {root}/rrule.py:109:25 - error: Cannot access attribute \"_iter\" for class \"rrulebase*\""
+    assert text.count('Cannot access attribute "_iter" for class "rrulebase*"') == 1
+    assert f"{first}\n  \u00a0\u00a0Attribute \"_iter\" is unknown (reportAttributeAccessIssue)\n   also at: " \
+        f"{root}/rrule.py:117:36" in text
+    # every distinct message stays
+    assert text.count("Cannot access attribute") == len(
+        {line.split(" - error: ")[1] for line in raw.split("\n") if "Cannot access attribute" in line}
+    )
+
+
+def test_pyright_clean_run_and_few_findings_read_as_printed() -> None:
+    assert group_by_rule("0 errors, 0 warnings, 0 informations \n", {}, 0).text == \
+        "0 errors, 0 warnings, 0 informations \n"
+    few = (
+        "/p/src/a.py\n"
+        "  /p/src/a.py:3:8 - error: Import \"yaml\" could not be resolved (reportMissingImports)\n"
+        "  /p/src/a.py:9:5 - warning: \"x\" is not accessed (reportUnusedVariable)\n"
+        "1 error, 1 warning, 0 informations \n"
+    )
+    # the file line would cost less than the marker that counts it
+    assert group_by_rule(few, {}, 1) == (few, Confidence.FULL)

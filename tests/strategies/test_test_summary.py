@@ -225,3 +225,133 @@ def test_unittest_plain_mode_still_counts_dots() -> None:
     assert result.confidence is Confidence.FULL
     assert "FAIL: test_nonseq_reversed (tests.test_more.AlwaysReversibleTests.test_nonseq_reversed)" in result.text
     assert "Ran 817 tests in" in result.text
+
+
+# --- pytest on a big suite: details chosen for variety, alike summary lines folded, coverage kept ---
+
+
+def test_pytest_details_are_chosen_for_variety_not_order() -> None:
+    # 189 failures, 161 of them three parametrised easter tests listed first
+    result = test_summary(_raw("pytest/dateutil_cov"), {}, 1)
+    for message in (
+        "E       assert datetime.date(1990, 4, 15) == datetime.date(1990, 4, 16)",
+        "E       ValueError: day is out of range for month",
+        "E               ValueError: Invalid ordinal day 366 for year 2016",
+        "E       AssertionError: datetime.date(2003, 9, 17) != datetime.date(2003, 9, 18)",
+        "E       AssertionError: assert ('EDT', datet...seconds=3600)) == ('EST', datet....timedelta(0))",
+        "E       AssertionError: assert ('EST', datet....timedelta(0)) == ('EDT', datet...seconds=3600))",
+    ):
+        assert message in result.text, message
+    headers = [line for line in result.text.split("\n") if line.startswith("____")]
+    assert len(headers) == 10  # max_failures blocks, no more
+    assert sum("test_easter_western" in header for header in headers) == 1
+    # the hidden ones are named, parametrisations folded to a count and a range
+    assert "... (179 more failures not shown in detail" in result.text
+    assert "60 × test_easter_western[easter_date1 … easter_date60]" in result.text
+    assert "RRuleTest.testDailyByEasterNeg" in result.text
+
+
+def test_pytest_details_budget_still_holds() -> None:
+    result = test_summary(_raw("pytest/dateutil_cov"), {"max_failures": 3}, 1)
+    headers = [line for line in result.text.split("\n") if line.startswith("____")]
+    # three tests and three messages: western's assert, orthodox's ValueError, the ISO parser's
+    assert [header.strip("_ ") for header in headers] == [
+        "test_easter_western[easter_date0]", "test_easter_orthodox[easter_date10]",
+        "test_iso_ordinal[isoord3-dt_expected3]",
+    ]
+
+
+def test_pytest_tiny_failure_blocks_cost_no_budget() -> None:
+    # 11 failures for a budget of 10: the one-line strict-XPASS block is shown, not named instead
+    result = test_summary(_raw("pytest/fail_verbose"), {}, 1)
+    assert "not shown in detail" not in result.text
+    assert "E       assert 6.25 == 25.0" in result.text
+    assert "[XPASS(strict)] strict xfail" in result.text
+
+
+def test_pytest_short_summary_folds_alike_parametrisations() -> None:
+    lines = test_summary(_raw("pytest/dateutil_cov"), {}, 1).text.split("\n")
+    at = lines.index("FAILED tests/test_easter.py::test_easter_western[easter_date0] - assert datetime.date(1990, 4, 15...")
+    assert lines[at + 1] == (
+        "... (60 more failed alike: tests/test_easter.py::test_easter_western[easter_date1] … [easter_date60]) ..."
+    )
+    # a line whose message differs stays, and splits the run around it
+    at = lines.index("FAILED tests/test_easter.py::test_easter_orthodox[easter_date10] - ValueError: day is out of rang...")
+    assert lines[at - 1].startswith("... (9 more failed alike: tests/test_easter.py::test_easter_orthodox[")
+    assert lines[at + 1].startswith("FAILED tests/test_easter.py::test_easter_orthodox[easter_date11] - assert")
+    # distinct tests are never folded
+    rrule = [line for line in _raw("pytest/dateutil_cov").split("\n") if line.startswith("FAILED tests/test_rrule.py::")]
+    assert len(rrule) > 10 and all(line in lines for line in rrule)
+
+
+def test_pytest_short_summary_keeps_short_runs_verbatim() -> None:
+    text = test_summary(_raw("pytest/fail"), {}, 1).text
+    assert "FAILED tests/test_invoice.py::test_discount[50-50.0] - assert 25.0 == 50.0" in text
+    assert "FAILED tests/test_invoice.py::test_discount[75-25.0] - assert 6.25 == 25.0" in text
+    assert "alike" not in text
+
+
+def test_pytest_coverage_table_is_kept() -> None:
+    lines = test_summary(_raw("pytest/dateutil_cov"), {}, 1).text.split("\n")
+    at = lines.index("---------- coverage: platform linux, python 3.11.7-final-0 -----------")
+    assert lines[at + 1] == "Name                                Stmts   Miss  Cover   Missing"
+    assert "TOTAL                                3590    427    88%" in lines
+    assert "src/dateutil/tz/win.py                152    149     2%   14-370" in lines
+    assert "9 files skipped due to complete coverage." in lines
+
+
+def test_pytest_coverage_rows_fold_only_when_fully_covered_and_long() -> None:
+    from zeph_rules.engine.strategies.test_summary.pytest import (
+        _COVERAGE_ROW,
+        _fold_coverage,
+    )
+
+    real = [line for line in _raw("pytest/dateutil_cov").split("\n") if _COVERAGE_ROW.match(line)]
+    assert len(real) == 10 and real[-1].startswith("TOTAL")
+    assert _fold_coverage(real) == real  # short: whole
+    # the same table with its skipped files shown: their rows as pytest-cov prints them (no Missing)
+    full = [f"src/dateutil/m{n}.py                  10      0   100%" for n in range(9)]
+    folded = _fold_coverage([*full, *real])
+    assert folded == [*real, "... (9 files with 100% coverage omitted) ..."]
+
+
+def test_pytest_xdist_keeps_the_worker_count_and_ra_counts_passed_lines() -> None:
+    text = test_summary(_raw("pytest/dateutil_xdist"), {}, 1).text
+    assert "created: 2/2 workers" in text
+    assert "platform linux" not in text
+    first = test_summary(_raw("pytest/dateutil_rA_file"), {}, 1).text.split("\n")[0]
+    assert "1 PASSED line of the short summary" in first
+    assert "PASSED tests/test_easter.py::test_easter_bad_method" not in first
+
+
+# --- go: benchmarks keep their PASS, -v drops it counted; -json keeps package results ---
+
+
+def test_go_bench_keeps_results_and_pass_and_states_the_machine_once() -> None:
+    lines = test_summary(_raw("go/bench_mem"), {}, 0).text.split("\n")
+    assert lines[0] == "... (6 repeated goos/goarch/cpu lines omitted) ..."
+    assert lines.count("goos: linux") == 1 and lines.count("cpu: AMD EPYC") == 1
+    assert lines.count("PASS") == 3
+    assert "pkg: example.com/ledger/internal/money" in lines
+    at = lines.index("ok  \texample.com/ledger/internal/textutil\t1.954s")
+    assert lines[at - 1] == "PASS" and lines[at - 2].startswith("BenchmarkSlug-2 ")
+
+
+def test_go_verbose_drops_pass_lines_with_a_count() -> None:
+    lines = test_summary(_raw("go/test_v_pass"), {}, 0).text.split("\n")
+    assert lines[0] == "... (16 passing tests and 2 PASS lines omitted) ..."
+    assert "PASS" not in lines
+
+
+def test_go_json_keeps_failing_output_and_package_results() -> None:
+    import json
+
+    lines = test_summary(_raw("go/test_json_fail_mixed"), {}, 1).text.rstrip("\n").split("\n")
+    events = [json.loads(line) for line in lines if line.startswith("{")]
+    outputs = [event.get("Output") for event in events]
+    assert "ok  \texample.com/ledger/internal/money\t0.047s\n" in outputs  # a passing package's result
+    assert "PASS\n" not in outputs and "FAIL\n" not in outputs  # bare verdicts repeat it
+    assert not any(event["Action"] == "pass" for event in events)
+    assert [event.get("Test") for event in events if event["Action"] == "fail"] == ["TestSlug", None]
+    assert "--- FAIL: TestSlug (0.00s)\n" in outputs
+    assert lines[-1] == "... (10 events of passing tests and packages, test starts and verdicts omitted) ..."

@@ -76,3 +76,34 @@ def test_fold_from_folds_runs_below_max_lines() -> None:
     result = truncate(text, {"max_lines": 300, "fold_from": 20}, 0)
     assert result.text == "header\nline 0\nline 1\nline 2\n... (34 similar lines omitted) ...\nline 37\nline 38\nline 39\n"
     assert truncate(text, {"max_lines": 300}, 0).text == text  # without it, nothing below max_lines changes
+
+
+def test_a_listing_of_unique_paths_has_no_landmarks_and_is_cut() -> None:
+    # `find ... | head -n 400`: every path is unlike the others, so none stands out as a landmark
+    from pathlib import Path
+
+    raw = (Path(__file__).resolve().parents[1] / "fixtures" / "find" / "doc_gz_head" / "raw.txt").read_text()
+    result = truncate(raw, {"fold_from": 60, "max_lines": 300, "head": 150, "tail": 50}, 0)
+    assert result.confidence is Confidence.PARTIAL
+    lines = result.text.splitlines()
+    raw_lines = raw.splitlines()
+    assert lines[:150] == raw_lines[:150] and lines[-50:] == raw_lines[-50:]
+    assert "... (200 lines omitted) ..." in lines
+    # a few lines unlike the rest still come through the cut
+    few = "".join(f"src/mod_{i}.py\n" for i in range(100)).replace("src/mod_50.py", "src/__init__.py")
+    kept = truncate(few, {"max_lines": 20, "head": 5, "tail": 5}, 0).text
+    assert "src/__init__.py" in kept
+
+
+def test_a_long_du_a_keeps_the_top_level_entries_between_head_and_tail() -> None:
+    from pathlib import Path
+
+    raw = (Path(__file__).resolve().parents[1] / "fixtures" / "du" / "ah_project" / "raw.txt").read_text()
+    result = truncate(raw, {"fold_from": 60, "max_lines": 60, "head": 20, "tail": 10}, 0)
+    assert result.confidence is Confidence.PARTIAL
+    lines = result.text.splitlines()
+    for top in ("528K\tpython-dateutil-2.9.0.post0/src", "464K\tpython-dateutil-2.9.0.post0/tests",
+                "172K\tpython-dateutil-2.9.0.post0/docs", "4.0K\tpython-dateutil-2.9.0.post0/RELEASING"):
+        assert top in lines, top
+    assert "4.0K\tpython-dateutil-2.9.0.post0/tests/test_imports.py" not in lines
+    assert lines[-1] == "1.4M\tpython-dateutil-2.9.0.post0"

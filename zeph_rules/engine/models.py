@@ -50,6 +50,9 @@ OptionalRegex = Annotated[Union[str, None], AfterValidator(lambda v: v if v is N
 class StripNoise(Strict):
     type: Literal["strip_noise"]
     patterns: list[RegexStr] = Field(min_length=1)
+    #: a line the patterns match stays when the line before it does not match this one: with a stack
+    #: frame's pattern, each stack keeps its first frame (where it broke) whatever else goes
+    keep_first_of_run: OptionalRegex = None
 
 
 
@@ -120,6 +123,9 @@ class Dedup(Strict):
     routine_patterns: list[RegexStr] | None = None
     #: leave the output as it is unless at least this share of its non-blank lines are log records
     min_log_ratio: float = Field(0.0, ge=0.0, le=1.0)
+    #: fold each run of at least this many consecutive similar lines (equal but for numbers) to its first
+    #: and last, with a counted marker; 0 leaves runs alone.  Error and warning lines never fold.
+    fold_runs: int = Field(0, ge=0)
 
 
 

@@ -21,6 +21,15 @@ is a signal when its level is warning or worse, when it carries an error word
 or more, or a security signal.  ``routine_patterns`` name records that carry
 such a word but are routine (an sshd login attempt): those group like the rest,
 except a security signal, which always stays.
+
+A record's continuation lines (PostgreSQL's ``DETAIL:``, ``HINT:``,
+``STATEMENT:``, ``CONTEXT:`` ... after an ``ERROR:``) belong to it: they are
+part of its message, stay right under it and are never grouped apart from it.
+
+``fold_runs`` (0: off) folds each run of that many or more consecutive lines
+that are equal but for their numbers (``registering route /api/resource0`` ...
+``resource19``, a mirror's one line per fetched file) to its first and last
+line with a counted marker between; signal lines never fold.
 """
 
 from __future__ import annotations
@@ -40,6 +49,7 @@ from ._common import (
     int_param,
     join_lines,
     matches_any,
+    omitted_marker,
     plural,
     split_lines,
     user_pattern,
@@ -53,7 +63,7 @@ _SIGNAL_WORDS = (
     "timed out", "timeout", "kill", "oom", "out of memory", "segfault", "segmentation", "core dumped", "abort",
     "denied", "refused", "unreachable", "unhandled", "uncaught", "crash", "unauthori", "forbidden",
     "not permitted", "cannot", "can't", "could not", "couldn't", "unable to", "corrupt", "deadlock",
-    "status", "http/", "| 4", "| 5", "completed",
+    "status", "http/", "| 4", "| 5", "completed", "code 4", "code 5",
     # a few other locales' error and warning words
     "fehler", "warnung", "échec", "echec", "avertissement", "fallo", "falló", "advertencia", "avviso",
     "ошибк", "предупрежд", "错误", "失败", "警告", "エラー", "失敗",
@@ -73,7 +83,8 @@ _SIGNAL = re.compile(
     r"|错误|失败|警告|エラー|失敗"
     # an HTTP status of 400 or more: after the request line, as a field, in a table
     r"|\bHTTP/[\d.]+\"?\s+[45]\d\d\b|\bstatus(?:_?code)?[\"']?\s*[=:]\s*[\"']?[45]\d\d\b"
-    r"|\|\s*[45]\d\d\s*\||\bCompleted [45]\d\d\b",
+    r"|\|\s*[45]\d\d\s*\||\bCompleted [45]\d\d\b"
+    r"|\bcode [45]\d\d\b",  # http.server's `code 404, message File not found`
     re.IGNORECASE,
 )
 #: lower-case literals of ``signals.SIGNAL`` (the security pass puts back any such line a filter cut)
@@ -146,6 +157,8 @@ _SIGNAL_LEVELS = frozenset((
     "warn", "warning", "error", "err", "fatal", "critical", "crit", "panic", "dpanic", "emerg", "emergency",
     "alert", "severe", "exception", "w", "e", "f", "c",
 ))
+# A continuation line of the record above it: PostgreSQL's (two spaces after the colon).
+_CONTINUATION = re.compile(r"\b(?:DETAIL|HINT|STATEMENT|CONTEXT|QUERY|LOCATION):  \S")
 _JSON_KEY = "\x1fJ"
 _ACCESS_KEY = "\x1fA"
 
@@ -248,14 +261,22 @@ def _apply_user_normalisers(lines: list[str], sources: list[str]) -> list[str]:
 class _Plan:
     """Per line: the key it groups by, or None for a line that stays on its own or groups verbatim."""
 
-    __slots__ = ("keys", "records", "repeats", "signals")
+    __slots__ = ("attached", "continued", "keys", "records", "repeats", "signals")
 
     def __init__(self, size: int) -> None:
         self.keys: list[str | None] = [None] * size
         self.signals: list[bool] = [False] * size
         #: first line of a block that repeats an earlier block verbatim -> its length
         self.repeats: dict[int, int] = {}
+        #: a record -> the indices of its continuation lines (they follow it, in order)
+        self.attached: dict[int, list[int]] = {}
+        #: every continuation line (it is shown with its record, never on its own)
+        self.continued: set[int] = set()
         self.records = 0
+
+    def block(self, lines: list[str], index: int) -> list[str]:
+        """Return the record at ``index`` with its continuation lines."""
+        return [lines[index], *(lines[at] for at in self.attached.get(index, ()))]
 
 
 def _repeated_blocks(lines: list[str], min_lines: int = 4, min_chars: int = 200) -> dict[int, int]:
@@ -288,6 +309,22 @@ def _repeated_blocks(lines: list[str], min_lines: int = 4, min_chars: int = 200)
     return blocks
 
 
+def _attach_continuations(lines: list[str], plan: _Plan, skipped: set[int]) -> None:
+    """Attach each run of continuation lines to the log record right above it."""
+    heads: dict[int, int] = {}  # continuation line -> its record
+    for index, line in enumerate(lines):
+        if not index or ":  " not in line or index in skipped or not _CONTINUATION.search(line):
+            continue
+        above = index - 1
+        head = heads.get(above, -1)
+        if head < 0 and above not in skipped and _LOG_RECORD.match(lines[above]):
+            head = above
+        if head >= 0:
+            heads[index] = head
+            plan.attached.setdefault(head, []).append(index)
+            plan.continued.add(index)
+
+
 def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
     """Classify every line: log record or not, signal or not, and its message key."""
     log_lines_only = bool(params.get("log_lines_only"))
@@ -298,6 +335,9 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
     if log_lines_only:
         plan.repeats = _repeated_blocks(lines)
     repeated = {index for start, length in plan.repeats.items() for index in range(start, start + length)}
+    if ":  " in text:
+        _attach_continuations(lines, plan, repeated)
+        repeated |= plan.continued
     for index, line in enumerate(lines):
         if index in repeated:
             continue
@@ -320,6 +360,13 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
         if signal and not (routine and matches_any(routine, line)) and (derived or _SIGNAL.search(line)):
             plan.signals[index] = True
             continue
+        if index in plan.attached:
+            # the continuation lines are part of the message; a signal among them makes the record one
+            more = plan.block(lines, index)[1:]
+            if any(_SECURITY.search(part) or _SIGNAL.search(part) for part in more):
+                plan.signals[index] = True
+                continue
+            key = "\x1e".join((key, *more))
         plan.keys[index] = key
     return plan
 
@@ -336,6 +383,7 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
     # A repeated block is one group with a negative count: its marker.
     groups: list[tuple[int, int]] = [(start, -length) for start, length in plan.repeats.items()]
     repeated = {index for start, length in plan.repeats.items() for index in range(start, start + length)}
+    repeated |= plan.continued
     for index, key in enumerate(plan.keys):
         if index in repeated:
             continue
@@ -343,7 +391,8 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
             grouped.append(index)
             grouped_keys.append(key)
         elif plan.signals[index]:
-            signal_groups.setdefault(lines[index], [index, 0])[1] += 1
+            verbatim = "\n".join(plan.block(lines, index)) if index in plan.attached else lines[index]
+            signal_groups.setdefault(verbatim, [index, 0])[1] += 1
         else:
             groups.append((index, 1))
     if sources:
@@ -353,6 +402,56 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
     groups.extend((first, count) for first, count in signal_groups.values())
     groups.sort()
     return groups
+
+
+# -- folding runs ---------------------------------------------------------------
+
+_NUMBERISH = re.compile(r"[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
+_SPACES = re.compile(r"\s+")
+
+
+def _shape(line: str, key: str | None) -> str:
+    """Return ``line`` with its numbers, hex ids and padding blanked (an access line keeps its status)."""
+    shape = _SPACES.sub(" ", _NUMBERISH.sub("0", line)).strip()
+    if key is not None and key.startswith(_ACCESS_KEY):
+        shape += key[len(_ACCESS_KEY) : len(_ACCESS_KEY) + 3]
+    return shape
+
+
+def _fold_runs(entries: list[tuple[str, int, str | None]], min_run: int) -> list[str]:
+    """Fold each run of ``min_run`` or more consecutive entries of one shape to its first and last.
+
+    An entry is ``(output line, input lines it stands for, shape or None)``;
+    an entry without a shape (a marker, a signal group, a record with its
+    continuation lines) belongs to no run, nor does a line that reports
+    trouble: the id or the count that differs may be the clue.
+    """
+    out: list[str] = []
+    start = 0
+    while start < len(entries):
+        shape = entries[start][2]
+        end = start + 1
+        while end < len(entries) and shape is not None and entries[end][2] == shape:
+            end += 1
+        run = entries[start:end]
+        if end - start >= min_run:
+            # split the run at the lines that report trouble; fold what is still long enough
+            pieces: list[list[tuple[str, int, str | None]]] = [[]]
+            for entry in run:
+                if _SIGNAL.search(entry[0]) or _SECURITY.search(entry[0]):
+                    pieces.extend(([entry], []))
+                else:
+                    pieces[-1].append(entry)
+            for piece in pieces:
+                if len(piece) >= min_run:
+                    omitted = sum(weight for _, weight, _ in piece[1:-1])
+                    out.extend((piece[0][0], omitted_marker(omitted, "similar line"), piece[-1][0]))
+                else:
+                    out.extend(line for line, _, _ in piece)
+        else:
+            out.extend(line for line, _, _ in run)
+        start = end
+    return out
 
 
 def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
@@ -365,14 +464,27 @@ def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> Strat
         return StrategyResult(text, Confidence.FULL)  # not a log: nothing to group
     max_unique = int_param(params, "max_unique_patterns", 10_000)
     groups = _groups(lines, plan, max_unique, list(params.get("normalize_patterns") or ()))
-    if len(groups) == len(lines) and not plan.repeats:
+    min_run = int_param(params, "fold_runs", 0)
+    if min_run > 0:
+        min_run = max(min_run, 3)  # a shorter run would not get shorter under a marker
+    if len(groups) + len(plan.continued) == len(lines) and not plan.repeats and min_run <= 0:
         return StrategyResult(text, Confidence.FULL)
-    out = [
-        lines[first] if count == 1
-        else f"{lines[first]} (x{count})" if count > 1
-        else f"... ({plural(-count, 'line')} omitted: the same as the block above) ..."
-        for first, count in groups
-    ]
+    entries: list[tuple[str, int, str | None]] = []
+    for first, count in groups:
+        if count < 0:
+            entries.append((f"... ({plural(-count, 'line')} omitted: the same as the block above) ...", -count, None))
+            continue
+        line = lines[first] if count == 1 else f"{lines[first]} (x{count})"
+        if first in plan.attached:
+            entries.append((line, count, None))
+            entries.extend((lines[at], count, None) for at in plan.attached[first])
+        elif min_run > 0 and not plan.signals[first]:
+            entries.append((line, count, _shape(lines[first], plan.keys[first])))
+        else:
+            entries.append((line, count, None))
+    out = _fold_runs(entries, min_run) if min_run > 0 else [line for line, _, _ in entries]
+    if len(out) == len(lines):
+        return StrategyResult(text, Confidence.FULL)
     return StrategyResult(join_lines(out, ends_with_newline), Confidence.FULL)
 
 

@@ -5,6 +5,13 @@ Handles ``git diff`` (also ``--cached``, combined ``--cc`` diffs of merges),
 several commits (``git log -p``, ``git show A B``): each commit keeps its
 header and message and gets its own stat line; with more than one commit the
 author and date lines go, as in ``git log`` without patches.
+
+Plain unified diffs are understood too (``diff -u``, ``black --diff``, ``isort
+--diff``, ``gofmt -d``, ``ruff format --diff``): a file opens at a ``diff ...``
+line followed by ``--- ``, or at a ``--- `` line followed by ``+++ ``; what the
+tool prints between files (``would reformat x``, ``ERROR: x Imports are
+incorrectly sorted``, the summary) stays where it was, and one stat line closes
+the output.
 """
 
 from __future__ import annotations
@@ -30,7 +37,9 @@ _HEADER = re.compile(
 )
 _HUNK = re.compile(r"^@@@? ")
 _INDEX = re.compile(r"^index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d+)?$")
-_PLUS_PATH = re.compile(r"^\+\+\+ (?:b/)?(?P<path>.+)$")
+_PLUS_PATH = re.compile(r"^\+\+\+ (?:b/)?(?P<path>[^\t]+)")
+#: a plain unified diff's file: ``diff [options] old new`` (gofmt -d, diff -u) before its ``---`` line
+_PLAIN_DIFF = re.compile(r"^diff (?!--(?:git|cc|combined) )\S.*$")
 
 
 class _FileDiff:
@@ -39,7 +48,7 @@ class _FileDiff:
     def __init__(self, first_line: str) -> None:
         self.lines: list[tuple[str, bool]] = [(first_line, True)]  # (line, is_header)
         match = _FILE_START.match(first_line)
-        paths = match["paths"] if match else first_line
+        paths = match["paths"] if match else first_line.split("\t", 1)[0]
         self.path = paths.split(" b/", 1)[-1] if " b/" in paths else paths.split()[-1]
         self.combined = first_line.startswith(("diff --cc", "diff --combined"))
         self.in_header = True
@@ -92,24 +101,38 @@ class _Section:
         self.trailer: list[str] = []  # the blank line git prints before the next commit
 
 
+def _plain_file_start(lines: list[str], index: int, last: _FileDiff | None) -> bool:
+    """Tell whether a plain unified diff's file starts at ``lines[index]`` (not inside a git file header)."""
+    if last is not None and last.in_header:
+        return False
+    follows = lines[index + 1] if index + 1 < len(lines) else ""
+    line = lines[index]
+    if line.startswith("--- "):
+        return follows.startswith("+++ ") and index + 2 < len(lines) and lines[index + 2].startswith("@@ ")
+    return bool(_PLAIN_DIFF.match(line)) and follows.startswith("--- ")
+
+
 def _parse(lines: list[str]) -> list[_Section]:
     sections = [_Section()]
-    for line in lines:
+    for index, line in enumerate(lines):
         current = sections[-1]
         last = current.files[-1] if current.files else None
+        plain = _plain_file_start(lines, index, last)
         if (_COMMIT.match(line) and (current.files or current.header)) or (
-            # past a hunk, a line that is no diff line: the next commit in another --format (--oneline)
+            # past a hunk, a line that is no diff line: the next commit in another --format (--oneline),
+            # or what a formatter prints between its diffs
             last is not None
             and not last.in_header
             and line
             and not line.startswith(_BODY_STARTS)
             and not _FILE_START.match(line)
+            and not plain
         ):
             if last is not None and last.lines[-1] == ("", False):
                 current.trailer.append(last.lines.pop()[0])
             current = _Section()
             sections.append(current)
-        if _FILE_START.match(line):
+        if _FILE_START.match(line) or plain:
             current.files.append(_FileDiff(line))
         elif current.files:
             current.files[-1].add(line)
@@ -202,6 +225,7 @@ def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
     out: list[str] = []
     cut_any = False
     over_budget = sum(file_diff.body_size for file_diff in files) > limit
+    plain = not commits and not any(_FILE_START.match(file_diff.lines[0][0]) for file_diff in files)
     metadata = blob_lines = 0
     for section in sections:
         for line in section.header:
@@ -223,9 +247,11 @@ def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
             if omitted:
                 cut_any = True
                 out.append(f"... ({omitted} line{'s' if omitted != 1 else ''} omitted in {file_diff.path}) ...")
-        if section.files:
+        if section.files and not plain:
             out.append(_stat_line(section.files))
         out.extend(section.trailer)
+    if plain:
+        out.append(_stat_line(files))  # a formatter's lines between its diffs are no commits
     markers = []
     if metadata:
         markers.append(f"... ({metadata} author and date line{'s' if metadata != 1 else ''} omitted) ...")
@@ -233,7 +259,7 @@ def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
         markers.append(f"... ({blob_lines} index line{'s' if blob_lines != 1 else ''} (blob ids) omitted) ...")
     if markers:
         # before the last stat line, which stays the last line
-        at = len(out) - 1 if sections[-1].files else len(out)
+        at = len(out) - 1 if sections[-1].files or plain else len(out)
         out[at:at] = markers
     return StrategyResult(join_lines(out, ends_with_newline), Confidence.PARTIAL if cut_any else Confidence.FULL)
 

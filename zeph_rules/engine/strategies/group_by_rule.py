@@ -8,7 +8,10 @@ one full example.  One-line findings fold only when they say the same thing
 (message, rule, notes: all but the location) into the first and an ``also at``
 list; a compiler's errors, pylint's warnings and errors, eslint's findings and a
 type checker's type errors never fold (a type checker's missing-annotation codes
-do).  The tools' summary lines are kept, last.
+do, and pyright's attribute findings, which untyped code raises by the hundred).
+pyright (and basedpyright) print a file's path on a line of its own, then
+``  path:line:col - error: message`` with the message's continuation indented
+below and the rule ``(reportX)`` at the end of its last line; the path lines go.  The tools' summary lines are kept, last.
 
 With a ``rule_pattern`` (grep, user rules) lines group by the pattern instead:
 see ``_user_grouping``.
@@ -53,12 +56,26 @@ _TSC = re.compile(
 _TSC_PRETTY = re.compile(
     r"^(?P<location>[^\s:][^:]*:\d+:\d+) - (?P<severity>error|warning|message) (?P<code>TS\d+): (?P<message>.*)$"
 )
+# pyright / basedpyright: "  path:line:col - error: message", continuation lines indented deeper,
+# "(reportRule)" closing the last line; each file's path first on a line of its own
+_PYRIGHT = re.compile(
+    r"^ {2}(?P<location>\S.*?:\d+:\d+) - (?P<severity>error|warning|information): (?P<message>.*)$"
+)
+_PYRIGHT_RULE = re.compile(r"\((?P<rule>report\w+)\)\s*$")
 #: type checkers call every finding an error; these codes are about missing annotations, not bugs, and
 #: come by the hundred under --strict / noImplicitAny: their repeats fold (mypy, then tsc)
 _ANNOTATION_CODES = frozenset({
     "no-untyped-def", "no-untyped-call", "var-annotated", "type-arg", "no-any-return", "no-any-unimported",
     "no-any-explicit", "no-any-expr", "import-untyped", "unused-ignore",
     "TS7005", "TS7006", "TS7008", "TS7010", "TS7019", "TS7031", "TS7034",
+    # pyright: unknown and missing types, missing stubs, and attributes it cannot see in untyped code
+    # (set dynamically, on a class it infers partially): the same access is reported at every use
+    "reportAttributeAccessIssue", "reportUnknownMemberType", "reportUnknownVariableType",
+    "reportUnknownArgumentType", "reportUnknownParameterType", "reportUnknownLambdaType",
+    "reportMissingParameterType", "reportMissingTypeArgument", "reportMissingTypeStubs",
+    "reportMissingModuleSource", "reportUntypedFunctionDecorator", "reportUntypedClassDecorator",
+    "reportUntypedBaseClass", "reportUntypedNamedTuple", "reportUnnecessaryTypeIgnoreComment", "reportAny",
+    "reportExplicitAny", "reportImplicitOverride", "reportMissingSuperCall",
 })
 #: javac names its lint category first: "warning: [unchecked] unchecked call ..."
 _JAVAC_LINT = re.compile(r"^\[(?P<rule>[\w-]+)\] (?P<message>.*)$")
@@ -81,11 +98,16 @@ _SUMMARY = re.compile(
     r"|^\s*Finished \S+ |^\s*Finished [`'\"]"
     r"|^\d+ (?:errors?|warnings?)$|^\s*\d+ errors? and \d+ warnings? potentially fixable"
     r"|^Errors\s+Files$|^\s+\d+\s+\S+:\d+$"
+    r"|^\d+ errors?, \d+ warnings?, \d+ informations?\s*$"
 )
 _NOISE = re.compile(
     r"^\s*(?:Compiling|Checking|Finished|Blocking|Downloading|Downloaded|Updating|Locking|Fresh|Building) "
     r"(?!\S+ v\S+ \((?:/|[A-Za-z]:\\|\.))"  # the workspace's own crates (named with their path) stay
     r"|^-{10,}$"
+    # pyright's start-up lines
+    r"|^(?:No configuration file found\.|No pyproject\.toml file found\.|Searching for source files$"
+    r"|Found \d+ source files?$|Loading configuration file at |Assuming Python (?:version|platform) "
+    r"|Auto-excluding |Loading pyproject\.toml file at |pyproject\.toml file found at )"
 )
 #: cargo's line for one of the workspace's own crates: progress, but it says which crate the diagnostics are of
 _OWN_CRATE = re.compile(r"^\s*(?:Compiling|Checking) \S+ v\S+ \((?:/|[A-Za-z]:\\|\.)")
@@ -110,6 +132,8 @@ class Diagnostic:
     foldable: bool | None = None
     #: tsc --pretty: blank lines and code frames belong to the diagnostic until the next head
     ends_at_head: bool = False
+    #: pyright: the rule closes the diagnostic's last line, after its continuation
+    rule_at_end: bool = False
 
     def __post_init__(self) -> None:
         if self.foldable is None:
@@ -223,6 +247,16 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
         ruff = _RUFF_HEAD.match(line)
         if ruff and index + 1 < len(lines) and _ARROW.match(lines[index + 1]):
             current = start(Diagnostic("warning", ruff["message"], ruff["rule"], None, [line], True))
+            continue
+        pyright = _PYRIGHT.match(line)
+        if pyright:
+            current = start(Diagnostic(pyright["severity"], pyright["message"], None, pyright["location"], [line],
+                                       rule_at_end=True))
+            continue
+        following = _PYRIGHT.match(lines[index + 1]) if index + 1 < len(lines) else None
+        if following and following["location"].startswith(line.strip() + ":"):
+            noise += 1  # pyright's file line: every finding under it names the file again
+            current = None
             continue
         tsc = _TSC.match(line) or _TSC_PRETTY.match(line)
         if tsc:
@@ -378,6 +412,11 @@ def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, in
 def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> list[str]:
     diagnostics = [item for item in items if isinstance(item, Diagnostic)]
     for diagnostic in diagnostics:
+        if diagnostic.rule_at_end:
+            found = _PYRIGHT_RULE.search(diagnostic.lines[-1])
+            diagnostic.rule = found["rule"] if found else None
+            if diagnostic.severity == "error":
+                diagnostic.foldable = diagnostic.rule in _ANNOTATION_CODES
         if diagnostic.ends_at_blank and diagnostic.lines[0].startswith(("warning", "error")):
             diagnostic.rule = _rust_rule(diagnostic)
     # rustc prints the "#[warn(lint)]" note only once per lint: learn message shape -> lint.

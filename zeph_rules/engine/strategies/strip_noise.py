@@ -1,4 +1,11 @@
-"""``strip_noise``: drop lines matching any of the rule's regexes."""
+"""``strip_noise``: drop lines matching any of the rule's regexes.
+
+With ``keep_first_of_run`` (a regex) a matching line stays when the line
+before it does not match that regex: given a stack frame's pattern, each stack
+keeps its first frame, the place where the program broke
+(``at Server.setupListenHandle (node:net:1908:16)`` of ``listen EADDRINUSE``),
+even when it is a frame the patterns call noise.
+"""
 
 from __future__ import annotations
 
@@ -25,7 +32,17 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     if not patterns:
         return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
-    kept = [line for line in lines if not matches_any(patterns, line)]
+    run_source = params.get("keep_first_of_run")
+    if run_source:
+        run = [user_pattern(run_source)]
+        kept: list[str] = []
+        in_run = False
+        for line in lines:
+            if not (in_run and matches_any(patterns, line)):
+                kept.append(line)
+            in_run = matches_any(run, line)
+    else:
+        kept = [line for line in lines if not matches_any(patterns, line)]
     stripped = len(lines) - len(kept)
     if stripped == 0:
         return StrategyResult(text, Confidence.FULL)

@@ -47,6 +47,8 @@ _TROUBLE = re.compile(
 )
 #: at most this many trouble lines are kept beyond the head + tail budget
 _TROUBLE_CAP = 200
+#: lines unlike any other are landmarks only while they are at most one in this many of the middle
+_LANDMARK_SHARE = 4
 _TREE_PREFIX = re.compile(r"^(?:[│|]\s{2,3}|\s{4}|[├└`]──\s?|[├└]── |\|-- |`-- )*")
 
 
@@ -92,6 +94,14 @@ def _depth(line: str) -> int:
     return width + (len(line) - width - len(line[width:].lstrip(" \t")))
 
 
+def _path_depth(line: str) -> int | None:
+    """Return how many directories deep the path ending ``line`` is (``du``, ``find``), or None."""
+    words = line.split()
+    if not words or "/" not in words[-1]:
+        return None
+    return words[-1].rstrip("/").count("/")
+
+
 def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int) -> list[str]:
     """Keep ``head`` + ``tail`` lines, and, within the same budget again, the landmarks between them.
 
@@ -99,7 +109,10 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int) -> list[st
     the budget, up to ``_TROUBLE_CAP``.  Landmarks are, in this order: section
     headers (``src/api:`` in ``ls -R``), the least indented lines of an indented
     structure (the top of a ``tree``), and lines unlike any other
-    (``__init__.py`` among ``mod_1.py`` ... ``mod_9.py``).  Each kind of
+    (``__init__.py`` among ``mod_1.py`` ... ``mod_9.py``) while they are few:
+    in a ``find`` listing nearly every path is unlike the others.  In a
+    listing of paths (``du -a``, ``find``) the shallowest paths, the top
+    level, come before the lines unlike any other.  Each kind of
     landmark is kept only when all of it fits in what is left of the budget.
     """
     lines = [line for line, _ in weighted]
@@ -115,15 +128,23 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int) -> list[st
     for line in lines:
         shape = _shape(line)
         shape_count[shape] = shape_count.get(shape, 0) + 1
+    path_depths = {index: depth for index in middle if (depth := _path_depth(lines[index])) is not None}
+    top = min(path_depths.values(), default=0)
     kinds = (
         [index for index in middle if _HEADER.match(lines[index])],
         [index for index in middle if depths[index] == shallowest and lines[index].strip()]
         if shallowest < max(depths.values(), default=0) else [],
+        [index for index, depth in path_depths.items() if depth == top]
+        if 2 * len(path_depths) >= len(middle) and top < max(path_depths.values(), default=0) else [],
         [index for index in middle if lines[index].strip() and shape_count[_shape(lines[index])] == 1
          and weighted[index][1] == 1],
     )
-    for kind in kinds:
+    for number, kind in enumerate(kinds):
         fresh = [index for index in kind if index not in keep]
+        if number == len(kinds) - 1 and _LANDMARK_SHARE * len(fresh) > len(middle):
+            continue  # most lines are unlike any other (paths in `find`): none of them stands out
+        if number == 2 and 2 * len(fresh) > len(middle):
+            continue  # most paths are at the top: the top level is no landmark
         if fresh and len(fresh) <= budget:
             keep.update(fresh)
             budget -= len(fresh)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .._common import cut_block, omitted_marker, plural
@@ -91,7 +91,10 @@ def looks_important(line: str) -> bool:
     return bool(_IMPORTANT.search(line)) or bool(LOCATION.search(line))
 
 
-__all__ = ["LOCATION", "FailureBudget", "Report", "cut_trace", "looks_important", "omitted_marker"]
+__all__ = [
+    "LOCATION", "FailureBudget", "Report", "choose_varied", "cut_trace", "fold_names", "looks_important",
+    "message_shape", "omitted_marker",
+]
 
 
 def tidy(lines: list[str]) -> list[str]:
@@ -122,3 +125,68 @@ def resolve(lines: list[str | Placeholder]) -> list[str]:
         elif item.text:
             resolved.append(item.text)
     return resolved
+
+
+_DIGITS = re.compile(r"\d+")
+
+
+def message_shape(text: str) -> str:
+    """Return ``text`` stripped, with every digit run blanked to ``#``.
+
+    Two failures whose messages differ only in numbers (the parameters of one
+    parametrised test) share a shape; a different error does not.
+    """
+    return _DIGITS.sub("#", text.strip())
+
+
+def choose_varied(failures: Sequence[tuple[str, tuple[str, ...]]], limit: int) -> set[int]:
+    """Return the indices of up to ``limit`` failures to show in detail, chosen for variety.
+
+    Each failure is ``(test, shapes)``: the test function it belongs to (one
+    name for all parametrisations) and the shapes of its messages.  Picked, in
+    order, until ``limit`` is reached: the failures new on both counts (a test
+    and a message not seen yet), then those with a message not seen yet, then
+    those of a test not seen yet, then the earliest of the rest.  So one
+    parametrised test failing 160 times cannot crowd out the other tests' errors.
+    """
+    chosen: set[int] = set()
+    tests: set[str] = set()
+    shapes: set[tuple[str, ...]] = set()
+    # (wants a new test, wants a new message) for each pass
+    passes = ((True, True), (False, True), (True, False), (False, False))
+    for new_test, new_shape in passes:
+        for index, (test, shape) in enumerate(failures):
+            if len(chosen) >= limit:
+                return chosen
+            if index in chosen or (new_test and test in tests) or (new_shape and shape in shapes):
+                continue
+            chosen.add(index)
+            tests.add(test)
+            shapes.add(shape)
+    return chosen
+
+
+_PARAMETRISED = re.compile(r"^(?P<test>[^\[\s]+)\[(?P<id>.*)\]$")
+
+
+def fold_names(names: Sequence[str]) -> str:
+    """Join failure names, folding the parametrisations of one test to ``N × test[first … last]``."""
+    groups: dict[str, list[str]] = {}
+    order: list[str] = []
+    for name in names:
+        match = _PARAMETRISED.match(name)
+        key = match["test"] if match else "\0" + name
+        if key not in groups:
+            groups[key] = []
+            order.append(key)
+        groups[key].append(match["id"] if match else name)
+    parts = []
+    for key in order:
+        ids = groups[key]
+        if key.startswith("\0"):
+            parts.extend(ids)
+        elif len(ids) <= 2:
+            parts.extend(f"{key}[{one}]" for one in ids)
+        else:
+            parts.append(f"{len(ids)} × {key}[{ids[0]} … {ids[-1]}]")
+    return ", ".join(parts)

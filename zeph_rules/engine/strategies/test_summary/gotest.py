@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 
-from .._common import cut_block, omitted_marker
+from .._common import cut_block, omitted_marker, plural
 from ._detect import looks_like_go_json  # noqa: F401  # the detector lives apart; importable from here too
 from ._shared import FailureBudget, Report, tidy
 
@@ -16,6 +16,10 @@ _PACKAGE_FAIL = re.compile(r"^FAIL\s+\S+")
 _NO_TEST_FILES = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
 _PANIC = re.compile(r"^\s*panic: |^fatal error: ")
 _GOROUTINE = re.compile(r"^goroutine \d+ \[")
+# "BenchmarkFNV/size=16-2   2416359   95.51 ns/op   167.52 MB/s   0 B/op   0 allocs/op"
+_BENCH_RESULT = re.compile(r"^Benchmark\S*\s+\d+\s+[\d.]+ ns/op\b")
+# what a benchmark run prints above each package's results; "pkg: " differs per package and stays
+_BENCH_CONTEXT = re.compile(r"^(?:goos|goarch|cpu): ")
 # Frames in the Go distribution (runtime, testing) say little about the bug.
 _STDLIB_FRAME = re.compile(r"^\s+(?:/usr/(?:local/)?(?:lib/)?go[-\d.]*/src/|\S*/go/src/(?:runtime|testing)/)")
 
@@ -40,6 +44,10 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
     in_trace = False
     trace: list[str] = []
     no_test_files = 0
+    bare_pass = 0
+    benchmarked = False  # the current package printed benchmark results
+    bench_context: set[str] = set()
+    repeated_context = 0
 
     def flush_trace() -> None:
         nonlocal trace
@@ -81,6 +89,23 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             out.append(line)  # one short line per package, and it says the package is untested
             continue
         if line == "PASS":
+            # The test binary's verdict, repeated by the go command's "ok" line below it.  After
+            # benchmark results it closes their table and stays; after tests whose lines went, it goes.
+            if benchmarked:
+                out.append(line)
+            else:
+                bare_pass += 1
+            continue
+        if _BENCH_RESULT.match(line):
+            benchmarked = True
+            out.append(line)
+            continue
+        if _BENCH_CONTEXT.match(line):
+            if line in bench_context:
+                repeated_context += 1  # each package's benchmarks print the same goos/goarch/cpu
+                continue
+            bench_context.add(line)
+            out.append(line)
             continue
         if _PANIC.match(line) or _GOROUTINE.match(line):
             if _GOROUTINE.match(line):
@@ -95,8 +120,13 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             continue
         if _PACKAGE_OK.match(line) or _PACKAGE_FAIL.match(line):
             current_test = None
+            benchmarked = False
         out.append(line)
     flush_trace()
+    if bare_pass:
+        report.also_omitted.append(plural(bare_pass, "PASS line"))
+    if repeated_context:
+        report.also_omitted.append(plural(repeated_context, "repeated goos/goarch/cpu line"))
     hidden = budget.marker()
     if hidden:
         out.insert(len(out) - 1, hidden)
@@ -128,7 +158,14 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
             continue
         action, test = event.get("Action"), event.get("Test")
         if test is None:
-            if action in ("output", "pass", "fail", "skip") or action is None:
+            output = str(event.get("Output", ""))
+            if action == "output" and output == "FAIL\n":
+                report.other_omitted += 1  # the binary's verdict; the "FAIL\tpkg" line and the fail action follow
+            elif action == "pass" or (action == "output" and output == "PASS\n"):
+                # a passing package's result is its "ok" output line (with "(cached)",
+                # coverage, "[no tests to run]"); the bare verdict and the action repeat it
+                report.other_omitted += 1
+            elif action in ("output", "fail", "skip") or action is None:
                 out.append(line)
             else:
                 report.other_omitted += 1
@@ -149,6 +186,6 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
         else:
             report.other_omitted += 1
     if report.other_omitted:
-        out.append(omitted_marker(report.other_omitted, "event", "of passing tests and test starts"))
+        out.append(omitted_marker(report.other_omitted, "event", "of passing tests and packages, test starts and verdicts"))
     report.lines = out
     return report

@@ -1,11 +1,20 @@
-"""pytest: default, ``-q``, ``-v``/``-vv``, every ``--tb`` style, collection and fixture errors."""
+"""pytest: default, ``-q``, ``-v``/``-vv``, every ``--tb`` style, collection and fixture errors, xdist, pytest-cov."""
 
 from __future__ import annotations
 
 import re
 
 from .._common import omitted_marker, plural
-from ._shared import FailureBudget, Placeholder, Report, cut_trace, resolve, tidy
+from ._shared import (
+    Placeholder,
+    Report,
+    choose_varied,
+    cut_trace,
+    fold_names,
+    message_shape,
+    resolve,
+    tidy,
+)
 
 _SECTION = re.compile(r"^={3,} (?P<title>.+?) ={3,}$")
 _FINAL = re.compile(
@@ -15,7 +24,7 @@ _FINAL = re.compile(
 _HEADER_LINE = re.compile(
     r"^(?:platform |cachedir: |rootdir: |configfile: |plugins: |benchmark: |hypothesis profile |"
     r"Using --randomly-seed|testpaths: |collecting \.\.\. |collected \d+ items?|metadata: |django: |asyncio: |"
-    r"Test order randomisation|sensitiveurl: |timeout: |xdist-|created: \d+/\d+ workers|\d+ workers \[)"
+    r"Test order randomisation|sensitiveurl: |timeout: |xdist-|\d+ workers \[)"
 )
 # "tests/test_x.py ..F.s   [ 40%]" (default) and "..F.s   [ 40%]" (-q)
 _PROGRESS = re.compile(r"^(?:\S+\.py )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
@@ -32,6 +41,23 @@ _LOCATION_LINE = re.compile(r"^\S+:\d+: ")
 _SIGNAL = re.compile(r"^E\s|^>\s|^\S+:\d+: |^\[XPASS|Error|^\s*\+\s+where|Captured")
 
 _DETAIL_SECTIONS = ("FAILURES", "ERRORS")
+
+#: a traceback's closing line when the style prints no ``E`` lines (``--tb=native``)
+_EXCEPTION_LINE = re.compile(r"^[\w.]*(?:Error|Exception|Exit|Interrupt|Failure)\b:?")
+#: ``FAILED tests/x.py::test_f[id] - message`` in the short summary: a parametrised test's line
+_SUMMARY_ITEM = re.compile(r"^(?P<status>FAILED|ERROR|XFAIL|XPASS) (?P<test>[^\s\[]+)\[(?P<id>.*?)\](?: - (?P<message>.*))?$")
+#: pytest-cov's heading: ``---------- coverage: platform linux, python 3.11 ----------`` (older)
+#: or ``__________ coverage: platform linux, python 3.12 __________`` (newer, under "tests coverage")
+_COVERAGE_HEADER = re.compile(r"^[-_]{3,} coverage: .+ [-_]{3,}$")
+#: a row of the coverage table: ``src/x.py   13   2   85%   6-7`` (with branch columns, or TOTAL)
+_COVERAGE_ROW = re.compile(r"^\S.*?\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+\d+(?:\.\d+)?%(?:\s.*)?$")
+_COVERAGE_FULL_ROW = re.compile(r"^(?!TOTAL\s)\S.*?\s+\d+\s+0(?:\s+\d+\s+0)?\s+100(?:\.0+)?%\s*$")
+#: fewer alike short-summary lines than this stay as they are
+_FOLD_AT_LEAST = 3
+#: a failure block this short (after its header) is shown outside the budget: naming it costs as much
+_FREE_BLOCK_LINES = 2
+#: a coverage table this long or shorter is kept whole
+_COVERAGE_ROWS_KEPT = 10
 
 # A frame of the import machinery, of pytest itself (collection errors walk
 # through a dozen of them) or of a frozen standard module: ``path:line: in
@@ -102,53 +128,138 @@ def _frame_without_context(body: list[str]) -> tuple[list[str], int]:
     return kept, dropped
 
 
+class _Detail:
+    """One ``____ name ____`` failure or error block, shown or hidden once every block has been read."""
+
+    def __init__(self, name: str, header: str) -> None:
+        self.name = name
+        self.header = header
+        self.body: list[str] = []
+
+    def test(self) -> str:
+        """Return the test function the block belongs to: its name without the parametrisation."""
+        return self.name.split("[", 1)[0]
+
+    def shapes(self) -> tuple[str, ...]:
+        """Return the shapes of the block's messages: the first line of every run of ``E`` lines."""
+        found: list[str] = []
+        previous_e = False
+        for line in self.body:
+            is_e = line.startswith("E ")
+            if is_e and not previous_e:
+                found.append(message_shape(line[1:]))
+            previous_e = is_e
+        if not found:
+            found = [message_shape(line) for line in self.body if _EXCEPTION_LINE.match(line)]
+        return tuple(found)
+
+
+class _SummaryFold:
+    """Fold runs of short-summary lines of one parametrised test failing with one message shape."""
+
+    def __init__(self, out: list[str | Placeholder | _Detail]) -> None:
+        self.out = out
+        self.key: tuple[str, str] | None = None
+        self.shape = ""
+        self.ids: list[str] = []
+        self.folded: list[str] = []
+
+    def feed(self, line: str) -> None:
+        """Keep ``line`` or fold it into the current run."""
+        match = _SUMMARY_ITEM.match(line)
+        if match is None:
+            self.close()
+            self.out.append(line)
+            return
+        key = (match["status"], match["test"])
+        shape = message_shape(match["message"] or "")
+        shape = shape.removesuffix("...")
+        if key == self.key and _same_message(shape, self.shape):
+            self.ids.append(match["id"])
+            self.folded.append(line)
+            return
+        self.close()
+        self.out.append(line)
+        self.key, self.shape = key, shape
+
+    def close(self) -> None:
+        """Write the marker for the run folded so far."""
+        if len(self.ids) < _FOLD_AT_LEAST:
+            self.out.extend(self.folded)  # a marker would cost as much as the lines
+        elif self.key is not None:
+            status, test = self.key
+            ids = f"[{self.ids[0]}]" if len(self.ids) == 1 else f"[{self.ids[0]}] … [{self.ids[-1]}]"
+            what = "failed" if status == "FAILED" else status
+            self.out.append(f"... ({len(self.ids)} more {what} alike: {test}{ids}) ...")
+        self.key, self.shape, self.ids, self.folded = None, "", [], []
+
+
+def _same_message(shape: str, reference: str) -> bool:
+    """Return whether two message shapes are one, allowing for pytest cutting each at the terminal width."""
+    if shape == reference:
+        return True
+    shorter, longer = sorted((shape, reference), key=len)
+    return len(shorter) >= 16 and longer.startswith(shorter)
+
+
+def _fold_coverage(rows: list[str]) -> list[str]:
+    """Fold a long coverage table's fully covered rows into one counted marker; keep every other row."""
+    full = [row for row in rows if _COVERAGE_FULL_ROW.match(row)]
+    if len(rows) <= _COVERAGE_ROWS_KEPT or not full:
+        return rows
+    kept = [row for row in rows if not _COVERAGE_FULL_ROW.match(row)]
+    return [*kept, omitted_marker(len(full), "file", "with 100% coverage")]
+
+
 def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
-    """Keep failure and error sections (without code context), the short summary and the final line."""
+    """Keep failure and error sections (without code context), the short summary, coverage and the final line."""
     report = Report()
-    out: list[str | Placeholder] = []
-    budget = FailureBudget(max_failures)
-    hidden_marker = Placeholder()
+    out: list[str | Placeholder | _Detail] = []
     section = ""
-    failure_name: str | None = None
-    failure_header = ""
-    body: list[str] = []
+    detail: _Detail | None = None
+    loose: list[str] = []  # detail lines without a "____ name ____" header (--tb=line)
     header_dropped = 0
     docs_dropped = 0
+    passed_listed = 0
+    passes_dropped = 0
+    fold = _SummaryFold(out)
+    coverage_rows: list[str] = []
 
     def flush() -> None:
-        nonlocal failure_name, body
-        if failure_name is None and not body:
-            return
-        if failure_name is None:
-            # Detail lines without a "____ name ____" header (--tb=line): keep them, bounded.
-            out.extend(cut_trace(body, trace_limit * max(max_failures, 1), lambda line: bool(_SIGNAL.search(line))))
-        elif budget.admit(failure_name):
-            kept, dropped = _frame_without_context(body)
-            while kept and not kept[-1].strip():
-                kept.pop()
-            out.append(failure_header)
-            out.extend(cut_trace(kept, trace_limit, lambda line: bool(_SIGNAL.search(line))))
-            if dropped:
-                out.append(omitted_marker(dropped, "line", "of source context"))
-        else:
-            budget.hidden_lines += len(body) + 1
-            if hidden_marker not in out:
-                out.append(hidden_marker)
-        failure_name, body = None, []
+        nonlocal detail, loose
+        if loose:
+            out.extend(cut_trace(loose, trace_limit * max(max_failures, 1), lambda line: bool(_SIGNAL.search(line))))
+        if detail is not None:
+            out.append(detail)
+        detail, loose = None, []
+
+    def flush_coverage() -> None:
+        out.extend(_fold_coverage(coverage_rows))
+        coverage_rows.clear()
+
+    def enter(new_section: str) -> None:
+        nonlocal section
+        flush()
+        fold.close()
+        flush_coverage()
+        section = new_section
 
     for line in lines:
         section_match = _SECTION.match(line)
         if section_match or _FINAL.match(line):
-            flush()
             if _FINAL.match(line):
+                enter("end")
                 out.append(line)
-                section = "end"
                 continue
             if section_match is None:  # unreachable: the final line was handled above
                 continue
-            section = section_match["title"]
-            if section == "test session starts":
+            enter(section_match["title"])
+            if section in ("test session starts", "PASSES"):
                 continue
+            out.append(line)
+            continue
+        if _COVERAGE_HEADER.match(line):
+            enter("coverage")
             out.append(line)
             continue
         if section in ("test session starts", "") and _HEADER_LINE.match(line):
@@ -157,14 +268,33 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         if _DOCS_LINK.match(line):
             docs_dropped += 1
             continue
+        if section == "PASSES":
+            passes_dropped += 1  # captured output of passing tests (-rP / -rA)
+            continue
         if section in _DETAIL_SECTIONS:
             header = _FAILURE_HEADER.match(line)
             if header:
                 flush()
-                failure_name, failure_header = header["name"], line
+                detail = _Detail(header["name"], line)
                 report.failures += 1
                 continue
-            body.append(line)
+            if detail is not None:
+                detail.body.append(line)
+            else:
+                loose.append(line)
+            continue
+        if section == "coverage":
+            if _COVERAGE_ROW.match(line):
+                coverage_rows.append(line)
+                continue
+            flush_coverage()
+            out.append(line)
+            continue
+        if section == "short test summary info":
+            if line.startswith("PASSED "):
+                passed_listed += 1
+                continue
+            fold.feed(line)
             continue
         if section in ("test session starts", ""):
             if _PROGRESS.match(line):
@@ -183,11 +313,56 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                 out.append(line)  # failures, errors, skips, xfails: rare and telling
                 continue
         out.append(line)
-    flush()
-    hidden_marker.text = budget.marker()
+    enter("end")
+    report.lines = tidy(_render(out, max_failures, trace_limit))
     if header_dropped:
         report.also_omitted.append(plural(header_dropped, "line") + " of session header")
     if docs_dropped:
         report.also_omitted.append(plural(docs_dropped, "docs link"))
-    report.lines = tidy(resolve(out))
+    if passed_listed:
+        report.also_omitted.append(plural(passed_listed, "PASSED line") + " of the short summary")
+    if passes_dropped:
+        report.also_omitted.append(plural(passes_dropped, "line") + " of passing tests' output")
     return report
+
+
+def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_limit: int) -> list[str]:
+    """Show the failure blocks chosen for variety, each without code context; name the others in one marker."""
+    details = [item for item in out if isinstance(item, _Detail)]
+    shown: dict[int, list[str]] = {}
+    budgeted: list[int] = []
+    for index, detail in enumerate(details):
+        kept, dropped = _frame_without_context(detail.body)
+        while kept and not kept[-1].strip():
+            kept.pop()
+        shown[index] = [*cut_trace(kept, trace_limit, lambda line: bool(_SIGNAL.search(line)))]
+        if dropped:
+            shown[index].append(omitted_marker(dropped, "line", "of source context"))
+        if len(shown[index]) > _FREE_BLOCK_LINES:
+            budgeted.append(index)
+    picked = choose_varied([(details[index].test(), details[index].shapes()) for index in budgeted], max_failures)
+    chosen = {budgeted[pick] for pick in picked} | (set(shown) - set(budgeted))
+    hidden: list[str] = []
+    hidden_lines = 0
+    rendered: list[str | Placeholder] = []
+    marker = Placeholder()
+    index = 0
+    for item in out:
+        if not isinstance(item, _Detail):
+            rendered.append(item)
+            continue
+        if index in chosen:
+            rendered.append(item.header)
+            rendered.extend(shown[index])
+        else:
+            hidden.append(item.name)
+            hidden_lines += len(item.body) + 1
+            if marker not in rendered:
+                rendered.append(marker)
+        index += 1
+    if hidden:
+        marker.text = (
+            f"... ({plural(len(hidden), 'more failure')} not shown in detail "
+            f"({plural(hidden_lines, 'line')} omitted): {fold_names(hidden)}) ..."
+        )
+    return resolve(rendered)
