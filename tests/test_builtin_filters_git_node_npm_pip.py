@@ -247,3 +247,12 @@ def test_package_lists_keep_head_and_tail(graph: MatcherGraph) -> None:
     assert any(line.startswith("... (") and "omitted" in line for line in lines)
     dpkg = _raw("dpkg/l_python")
     assert graph.filter("dpkg -l 'python3*'", dpkg, 0).output == dpkg  # short: as printed
+
+
+def test_git_push_hints_keep_the_first_line_of_their_advice(graph: MatcherGraph) -> None:
+    raw = _raw("git/q4_push_rejected")
+    out = graph.filter("git push", raw, 1).output
+    assert "hint: Updates were rejected because the remote contains work that you do" in out
+    assert "hint: See the 'Note about fast-forwards'" not in out
+    assert " ! [rejected]        main -> main (fetch first)" in out
+    assert "noise line" in out  # the cut is counted

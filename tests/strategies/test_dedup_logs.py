@@ -99,7 +99,9 @@ def test_json_lines_group_by_level_and_message_and_keep_warnings_and_errors() ->
     records = [json.loads(line) for line in raw.splitlines()]
     first_info = next(line for line, record in zip(raw.splitlines(), records) if record["msg"] == "request completed")
     infos = sum(1 for record in records if record["msg"] == "request completed")
-    assert f"{first_info} (x{infos})" in lines  # the first example, verbatim, with the count
+    assert records[-1]["msg"] == "request completed"  # the last record stands alone at the end
+    assert f"{first_info} (x{infos - 1})" in lines  # the first example, verbatim, with the count
+    assert lines[-1] == raw.splitlines()[-1]
     assert sum(1 for line in lines if '"level":"warn"' in line) == sum(1 for r in records if r["level"] == "warn")
     assert _lines_accounted(out) == len(records)
 
@@ -278,7 +280,7 @@ def test_http_server_console_folds_successful_requests_and_keeps_every_error() -
     for expected in _must_survive("http_server/access_log"):
         assert expected in lines, expected
     assert lines[1].endswith('"GET /p1.html HTTP/1.1" 200 - (x2)')
-    assert lines[2] == "... (19 similar lines omitted) ..."
+    assert lines[2] == "... (18 similar lines omitted) ..."  # the last request (/p3) stands alone at the end
     assert lines[3].endswith('"GET /p20.html HTTP/1.1" 200 -')
     assert _lines_accounted(out) == len(_split(raw))
     assert len(out) < len(raw) * 0.5
@@ -291,7 +293,7 @@ def test_a_run_is_split_at_lines_that_report_trouble() -> None:
     out = _split(dedup(text, {"log_lines_only": True, "fold_runs": 10}, 0).text)
     assert error in out  # `code 404, message ...` is a signal: never folded
     assert out.index(error) == 3  # p1 (x2), a marker, p10: the run before it folds on its own
-    assert out[-2:] == ["... (8 similar lines omitted) ...", raw[-2]]  # and the run after it (p3 came back earlier)
+    assert out[-2:] == ["... (9 similar lines omitted) ...", raw[-1]]  # the run after it ends with the last line
     assert len(out) < len(_split(text))
     assert dedup(text, {"log_lines_only": True}, 0).text.count("similar") == 0  # off by default
 
@@ -342,3 +344,21 @@ def test_every_line_is_accounted_for_and_signals_stay(lines: list[str], log_line
         if _SIGNAL.search(line) and "sshd[" not in line and "{" not in line:
             # verbatim, or with the count of its exact repeats
             assert line in kept or any(k.startswith(line + " (x") for k in kept), line
+
+
+@pytest.mark.parametrize(
+    ("case", "last"),
+    [("logs/q4_dpkg_tail", "2026-11-22 09:39:09 status installed man-db:amd64 2.11.2-2"),
+     ("logs/q4_apt_history", "End-Date: 2026-11-22  09:39:09")],
+)
+def test_the_last_record_ends_the_output_even_when_it_repeats_an_earlier_one(case: str, last: str) -> None:
+    raw = _raw(case)
+    assert raw.rstrip("\n").split("\n")[-1] == last
+    out = dedup(raw, {}, 0).text.rstrip("\n").split("\n")
+    assert out[-1] == last
+    assert out.count(last) == 1
+
+
+def test_the_last_line_stands_alone_and_the_counts_still_add_up() -> None:
+    raw = "10:00:01 worker 1 ready\n10:00:02 worker 2 ready\n10:00:03 worker 3 ready\n"
+    assert dedup(raw, {}, 0).text == "10:00:01 worker 1 ready (x2)\n10:00:03 worker 3 ready\n"

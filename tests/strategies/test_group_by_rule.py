@@ -289,3 +289,46 @@ def test_pyright_clean_run_and_few_findings_read_as_printed() -> None:
     )
     # the file line would cost less than the marker that counts it
     assert group_by_rule(few, {}, 1) == (few, Confidence.FULL)
+
+
+def test_grep_hits_with_the_same_text_stay_verbatim_in_a_short_output() -> None:
+    # grep -rn 'raise ' src: 43 hits, eight times "raise self._invalid_metadata(" in one file
+    raw = _raw("grep/q4_rn_raise")
+    assert group_by_rule(raw, _grep_params(), 0).text == raw
+    raw = _raw("grep/q4_rn_color_context")  # grep -C2: the blank context lines repeat in every file
+    text = group_by_rule(raw, _grep_params(), 0).text
+    assert "also at" not in text
+    assert "src/packaging/utils.py:169:    except InvalidVersion as e:" in text.splitlines()
+
+
+def test_grep_same_text_folds_when_it_comes_by_the_dozen_in_a_file() -> None:
+    hits = [f"src/app.py:{n}:            raise self._invalid_metadata(" for n in range(10, 130, 10)]
+    others = [f"src/other_{n}.py:{n}:    value = compute({n})" for n in range(30)]
+    raw = "\n".join(hits + others) + "\n"
+    text = group_by_rule(raw, _grep_params(), 0).text
+    assert hits[0] in text and hits[1] not in text
+    assert "   also at: 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120" in text
+    ten = "\n".join(hits[:10] + others) + "\n"  # ten hits with one text in one file: kept as printed
+    assert group_by_rule(ten, _grep_params(), 0).text == ten
+
+
+def test_mypy_import_findings_stay_per_file() -> None:
+    raw = _raw("mypy/pk_strict_tests")
+    text = group_by_rule(raw, {}, 1).text
+    for line in raw.splitlines():
+        if line.endswith(("[import-untyped]", "[import-not-found]")):
+            assert line in text.splitlines()
+
+
+def test_ruff_06_full_format_keeps_every_head_and_loses_its_frames() -> None:
+    raw = _raw("ruff/pk_check_select")  # ruff 0.6: "path:L:C: CODE message" over "NN | code" frames
+    result = group_by_rule(raw, {}, 1)
+    assert result.confidence is Confidence.FULL
+    lines = result.text.splitlines()
+    heads = [line for line in raw.splitlines() if line.startswith(("src/", "tests/"))]
+    assert len(heads) == 90
+    assert all(head in lines for head in heads)
+    assert "   = help: Replace with format specifiers" in lines
+    assert not any(line.lstrip().startswith(("|", "14 |")) for line in lines)
+    assert "Found 90 errors." in lines
+    assert len(result.text) < len(raw) / 3

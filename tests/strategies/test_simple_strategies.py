@@ -52,7 +52,8 @@ def test_strip_annotated_cuts_long_output_but_not_errors() -> None:
 def test_dedup_groups_repeats_and_marks_counts() -> None:
     text = "10:00:01 worker 1 ready\n10:00:02 worker 2 ready\nboot\n10:00:03 worker 3 ready\n"
     result = STRATEGIES["dedup"](text, {"normalize_patterns": None, "max_unique_patterns": 100}, 0)
-    assert result == ("10:00:01 worker 1 ready (x3)\nboot\n", Confidence.FULL)
+    # the last line is the final state: it stands alone at the end
+    assert result == ("10:00:01 worker 1 ready (x2)\nboot\n10:00:03 worker 3 ready\n", Confidence.FULL)
 
 
 def test_dedup_never_merges_differing_error_lines() -> None:
@@ -62,9 +63,9 @@ def test_dedup_never_merges_differing_error_lines() -> None:
 
 
 def test_dedup_user_patterns_apply_first() -> None:
-    text = "user alice logged in\nuser bob logged in\n"
+    text = "user alice logged in\nuser bob logged in\nsession closed\n"
     result = STRATEGIES["dedup"](text, {"normalize_patterns": [r"user \w+"]}, 0)
-    assert result.text == "user alice logged in (x2)\n"
+    assert result.text == "user alice logged in (x2)\nsession closed\n"
 
 
 def test_dedup_log_lines_only_groups_log_records_and_keeps_program_output() -> None:
@@ -80,6 +81,7 @@ def test_dedup_log_lines_only_groups_log_records_and_keeps_program_output() -> N
         "[2026-11-22T06:49:18Z INFO  app] cache warm in 4ms\n"
         "level=info msg=tick n=1\n"
         "level=info msg=tick n=2\n"
+        "done\n"
     )
     result = STRATEGIES["dedup"](text, {"log_lines_only": True}, 0)
     assert result.text == (
@@ -90,6 +92,7 @@ def test_dedup_log_lines_only_groups_log_records_and_keeps_program_output() -> N
         "  },\n"
         "[2026-11-22T06:49:17Z INFO  app] cache warm in 3ms (x2)\n"
         "level=info msg=tick n=1 (x2)\n"
+        "done\n"
     )
     # Without the setting the program's lines group too.
     assert "row 1: total 5 (x2)" in STRATEGIES["dedup"](text, {}, 0).text

@@ -355,3 +355,97 @@ def test_go_json_keeps_failing_output_and_package_results() -> None:
     assert [event.get("Test") for event in events if event["Action"] == "fail"] == ["TestSlug", None]
     assert "--- FAIL: TestSlug (0.00s)\n" in outputs
     assert lines[-1] == "... (10 events of passing tests and packages, test starts and verdicts omitted) ..."
+
+
+def test_pytest_failures_past_the_budget_keep_message_and_location() -> None:
+    # 34 failures from three bugs: two bugs sit at the end of the run, past ten detail blocks
+    text = test_summary(_raw("pytest/pk_q_fail"), {}, 1).text
+    lines = text.split("\n")
+    for message in (
+        "E       AssertionError: assert 'Foo' == 'foo'", "tests/test_utils.py:37: AssertionError",
+        "E       AssertionError: assert False is True", "tests/test_version.py:540: AssertionError",
+        "E           AssertionError: assert '2022.01.01' in <Specifier('~=2022.01.01', prereleases=True)>",
+        "tests/test_specifiers.py:732: AssertionError",
+    ):
+        assert message in text, message
+    # a failure cut to its message keeps its location, followed by the test's name
+    at = lines.index("E       AssertionError: assert 'fOo' == 'foo'")
+    assert lines[at + 1] == "tests/test_utils.py:37: AssertionError — test_canonicalize_name[fOo-foo]"
+    # the same message at the same location is not repeated: the test is named in the marker
+    assert text.count("E       AssertionError: assert 'Foo-Bar' == 'foo-bar'") == 1
+    marker = next(line for line in lines if "more failures not shown in detail" in line)
+    assert "test_canonicalize_name[Foo.....Bar-foo-bar]" in marker and "of them below as messages and location" in marker
+    # a header with one underscore on a side (a name near the terminal width) starts its own block
+    assert "tests/test_utils.py:129: AssertionError — test_parse_wheel_filename[some_PACKAGE-" in text
+
+
+def test_pytest_detail_blocks_reach_every_failing_file_first() -> None:
+    text = test_summary(_raw("pytest/pk_q_fail"), {}, 1).text
+    headers = [line.strip("_ ") for line in text.split("\n") if line.startswith("_")]
+    assert len(headers) == 10
+    assert "test_canonicalize_name[Foo-foo]" in headers  # tests/test_utils.py
+    assert "TestVersion.test_version_is_prerelease[1.0.dev0-True]" in headers  # tests/test_version.py
+
+
+def test_choose_varied_prefers_new_files_then_new_locations() -> None:
+    from zeph_rules.engine.strategies.test_summary._shared import choose_varied
+
+    failures = [
+        ("a", ("m1",), "t/a.py:1: E", "t/a.py"),
+        ("b", ("m2",), "t/a.py:2: E", "t/a.py"),
+        ("c", ("m3",), "t/a.py:1: E", "t/a.py"),
+        ("d", ("m1",), "t/b.py:9: E", "t/b.py"),
+    ]
+    assert choose_varied(failures, 2) == {0, 3}
+    assert choose_varied(failures, 3) == {0, 1, 3}
+    # the two-key form still works: new test and message first
+    assert choose_varied([("a", ("m",)), ("a", ("n",)), ("b", ("m",)), ("c", ("o",))], 2) == {0, 3}
+
+
+def test_pytest_summary_lines_without_a_message_are_never_folded() -> None:
+    text = test_summary(_raw("pytest/pk_k_tail"), {}, 0).text
+    raw = _raw("pytest/pk_k_tail")
+    failed = [line for line in raw.split("\n") if line.startswith("FAILED ")]
+    assert len(failed) == 17 and all(line in text.split("\n") for line in failed)
+    assert "alike" not in text
+
+
+def test_pytest_tail_cut_above_failures_still_drops_source_context() -> None:
+    # ``| tail -n 60`` cut the "= FAILURES =" line: the block is read as one all the same
+    lines = test_summary(_raw("pytest/pk_k_tail"), {}, 0).text.split("\n")
+    assert not any("@pytest.mark.parametrize(" in line or '("1.0a1", True),' in line for line in lines)
+    assert ">       assert Version(version).is_prerelease is expected" in lines
+    assert "... (28 lines of source context omitted) ..." in lines
+    assert lines.count("tests/test_version.py:540: AssertionError") == 2
+
+
+def test_cargo_drops_what_repeats_names_shown_above() -> None:
+    text = test_summary(_raw("cargo/q4_test_p_doc_fail"), {}, 101).text
+    lines = text.split("\n")
+    assert lines[0] == (
+        "... (11 passing tests, 14 lines re-listing failures named above and 3 repeated RUST_BACKTRACE notes"
+        " omitted) ..."
+    )
+    assert "failures:" not in lines and "    tests::tick_refills_to_capacity" not in lines
+    assert lines.count("note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace") == 1
+    # the closing target list repeats the rerun hints; its heading stays
+    assert "error: 3 targets failed:" in lines and "    `-p meter --doc`" not in lines
+    assert "error: doctest failed, to rerun pass `-p meter --doc`" in lines
+    for kept in (
+        "test tests::parse_quota_rejects_garbage_refill ... FAILED",
+        "---- crates/meter/src/lib.rs - Bucket::tick (line 40) stdout ----",
+        "Test executable failed (exit status: 101).",
+        "  left: Some(4.0)",
+        " right: Some(3.0)",
+        "client a should be allowed again after a tick",
+    ):
+        assert kept in lines, kept
+
+
+def test_cargo_keeps_a_failures_list_naming_a_test_not_shown() -> None:
+    # what ``| tail -n 7`` leaves of a failing run: the list is the only place naming the tests
+    raw = "\n".join(_raw("cargo/q4_test_release_tail").rstrip("\n").split("\n")[-7:])
+    lines = test_summary(raw, {}, 101).text.split("\n")
+    assert lines[:3] == [
+        "failures:", "    tests::parse_quota_rejects_garbage_refill", "    tests::tick_refills_to_capacity",
+    ]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
 from zeph_rules.engine.strategies import STRATEGIES, Confidence
 
 truncate = STRATEGIES["truncate"]
@@ -107,3 +110,24 @@ def test_a_long_du_a_keeps_the_top_level_entries_between_head_and_tail() -> None
         assert top in lines, top
     assert "4.0K\tpython-dateutil-2.9.0.post0/tests/test_imports.py" not in lines
     assert lines[-1] == "1.4M\tpython-dateutil-2.9.0.post0"
+
+
+_PIECES = st.sampled_from([*"aF09 \t\x0b\x1c\x85└`-:|ErrorJan*ſıİKß", "fail", "k\u0131lled", "ſegmentation fault", "ERR!"])
+
+
+@given(st.lists(st.lists(_PIECES, max_size=12).map("".join), max_size=20))
+def test_whole_text_shapes_and_trouble_agree_with_line_by_line(lines: list[str]) -> None:
+    from zeph_rules.engine.strategies import truncate as module
+
+    assert module._shapes(lines) == [module._shape(line) for line in lines]
+    assert module._troubled(lines) == {index for index, line in enumerate(lines) if module._TROUBLE.search(line)}
+
+
+@given(st.text(alphabet=st.sampled_from(list("aF09x_ .-\n")), max_size=60))
+def test_numberish_takes_whole_hex_runs_with_a_digit_like_the_unanchored_pattern(text: str) -> None:
+    import re
+
+    from zeph_rules.engine.strategies import truncate as module
+
+    unanchored = re.compile(r"[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
+    assert module._NUMBERISH.sub("0", text) == unanchored.sub("0", text)

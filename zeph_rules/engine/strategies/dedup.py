@@ -43,6 +43,7 @@ from ... import _speedups
 from ..patterns import REGEX_TIMEOUT
 from ..signals import SIGNAL as _SECURITY
 from ._common import (
+    NUMBERISH,
     Confidence,
     StrategyResult,
     guarded,
@@ -375,8 +376,13 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
     """Return ``(first index, count)`` groups in first-seen order.
 
     Signal lines group only with their verbatim repeats; a line without a key
-    stays a group of its own.
+    stays a group of its own, and so does the last line, unless it repeats an
+    earlier line word for word: it is the final state (the install that
+    finished, the end date), so the output ends with it.
     """
+    final = next((index for index in range(len(lines) - 1, -1, -1) if lines[index].strip()), None)
+    if final is not None and lines[final] in lines[:final]:
+        final = None  # shown with its verbatim repeats
     grouped: list[int] = []
     grouped_keys: list[str] = []
     signal_groups: dict[str, list[int]] = {}
@@ -387,7 +393,9 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
     for index, key in enumerate(plan.keys):
         if index in repeated:
             continue
-        if key is not None:
+        if index == final:
+            groups.append((index, 1))
+        elif key is not None:
             grouped.append(index)
             grouped_keys.append(key)
         elif plan.signals[index]:
@@ -406,7 +414,7 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
 
 # -- folding runs ---------------------------------------------------------------
 
-_NUMBERISH = re.compile(r"[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
+_NUMBERISH = NUMBERISH
 _SPACES = re.compile(r"\s+")
 
 

@@ -63,10 +63,11 @@ _PYRIGHT = re.compile(
 )
 _PYRIGHT_RULE = re.compile(r"\((?P<rule>report\w+)\)\s*$")
 #: type checkers call every finding an error; these codes are about missing annotations, not bugs, and
-#: come by the hundred under --strict / noImplicitAny: their repeats fold (mypy, then tsc)
+#: come by the hundred under --strict / noImplicitAny: their repeats fold (mypy, then tsc).  mypy's
+#: import-untyped / import-not-found are not among them: each names a module one file imports, once
 _ANNOTATION_CODES = frozenset({
     "no-untyped-def", "no-untyped-call", "var-annotated", "type-arg", "no-any-return", "no-any-unimported",
-    "no-any-explicit", "no-any-expr", "import-untyped", "unused-ignore",
+    "no-any-explicit", "no-any-expr", "unused-ignore",
     "TS7005", "TS7006", "TS7008", "TS7010", "TS7019", "TS7031", "TS7034",
     # pyright: unknown and missing types, missing stubs, and attributes it cannot see in untyped code
     # (set dynamically, on a class it infers partially): the same access is reported at every use
@@ -111,6 +112,9 @@ _NOISE = re.compile(
 )
 #: cargo's line for one of the workspace's own crates: progress, but it says which crate the diagnostics are of
 _OWN_CRATE = re.compile(r"^\s*(?:Compiling|Checking) \S+ v\S+ \((?:/|[A-Za-z]:\\|\.)")
+#: a code frame's opening line, a bare gutter ("   |"), and its numbered lines at column 0 ("14 | code")
+_FRAME_OPEN = re.compile(r"^\s+\|\s*$")
+_NUMBERED_GUTTER = re.compile(r"^\d+ +[|│]")
 # gcc names the enclosing function before its diagnostics; the line travels with the next one
 _CONTEXT = re.compile(
     r"^\S+: In (?:function|member function|constructor|destructor|instantiation of|static member function) .*:$"
@@ -271,6 +275,10 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
                 current.lines.append(line)
                 continue
             current = start(_located(located))
+            if current.rule and index + 1 < len(lines) and _FRAME_OPEN.match(lines[index + 1]):
+                # ruff < 0.7 prints its full format as "path:line:col: CODE message" over a code frame:
+                # the frame goes, every head stays (it is the finding's only line that says where)
+                current.foldable = False
             continue
         if _ESLINT_FILE.match(line):
             eslint_file = line.strip()
@@ -285,7 +293,7 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
             current = start(Diagnostic(eslint["severity"], eslint["message"], eslint["rule"], location, [line],
                                        foldable=False))
             continue
-        if current is not None and (line[:1].isspace() or line[:1] == "|"):
+        if current is not None and (line[:1].isspace() or line[:1] == "|" or _NUMBERED_GUTTER.match(line)):
             current.lines.append(line)  # source excerpt, caret line or continuation of the message
             continue
         current = None
@@ -438,7 +446,8 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         members = group_of.get(id(item))
         if members is None or (not item.ends_at_blank and len(members) < fold_from):
             # errors are never grouped; a few one-line warnings read best as they came
-            lines, cut, notes_cut = _compact(item, members is None)
+            # an error keeps the lines that label its code; a finding that never folds (ruff's) need not
+            lines, cut, notes_cut = _compact(item, members is None and item.severity in ("error", "fatal error"))
             excerpts += cut
             system_notes += notes_cut
             out.extend(lines)
@@ -477,6 +486,10 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
 
 #: user groupings (grep) leave outputs shorter than this as they are: they read best as printed
 _FOLD_LINES_FROM = 40
+#: ... and fold a file's hits with the same text only when more than this many repeat in the file
+_FOLD_REPEATS_OVER = 10
+#: ... or when the output is this long: past a few screenfuls, repeats are what makes it long
+_FOLD_ALL_REPEATS_FROM = 200
 #: in output with no locations, a family of near-identical lines this big keeps its first and last
 _FAMILY_FROM = 5
 
@@ -562,7 +575,10 @@ def _user_grouping(lines: list[str], location_source: str | None, rule_source: s
     its whole match); what is left of the line is its text.  Within a group, a
     member whose text repeats a text shown before (exactly when it reports
     trouble, else but for its numbers) folds into one ``also at`` line after the
-    group's last member; every other line stays where it was.  Short output is
+    group's last member, but only where hits come by the dozen: when more than
+    ``_FOLD_REPEATS_OVER`` share the text in one group, or the output is
+    ``_FOLD_ALL_REPEATS_FROM`` lines or longer (an agent wants every hit verbatim
+    until then); every other line stays where it was.  Short output is
     left alone, and output in which no line matches the rule pattern only has
     its big families of near-identical lines folded.
     """
@@ -594,6 +610,14 @@ def _user_grouping(lines: list[str], location_source: str | None, rule_source: s
     if len(lines) < _FOLD_LINES_FROM:
         return lines
     searched = _searched_words([line for line, member in zip(lines, members) if member is not None])
+    repeats: dict[tuple[str, str], int] = {}
+    for member in members:
+        if member is not None:
+            pair = (member[0], _fold_key(member[2], searched))
+            repeats[pair] = repeats.get(pair, 0) + 1
+    # every hit is an answer to the search: identical text in one file folds only when it comes by the
+    # dozen there, or when the output is too long to read as printed
+    fold_any = len(lines) >= _FOLD_ALL_REPEATS_FROM
     shown: dict[str, set[str]] = {}
     folded: dict[str, list[str]] = {}
     last_of: dict[str, int] = {}
@@ -605,7 +629,7 @@ def _user_grouping(lines: list[str], location_source: str | None, rule_source: s
         last_of[key] = index
         fold_key = _fold_key(text, searched)
         seen = shown.setdefault(key, set())
-        if fold_key in seen:
+        if fold_key in seen and (fold_any or repeats[key, fold_key] > _FOLD_REPEATS_OVER):
             kept[index] = False
             folded.setdefault(key, []).append(location)
         else:

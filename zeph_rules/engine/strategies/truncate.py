@@ -15,12 +15,15 @@ any other.  ``fold_from`` lets runs fold in output shorter than
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections.abc import Mapping
 from typing import Any
 
 from ... import _speedups
 from ._common import (
+    NUMBERISH,
     Confidence,
     StrategyResult,
     guarded,
@@ -35,9 +38,10 @@ _MIN_RUN = 10
 _RUN_HEAD = 3
 _RUN_TAIL = 3
 
-_NUMBERISH = re.compile(r"[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
+_NUMBERISH = NUMBERISH
 _MONTH = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b")
 _SPACES = re.compile(r"\s+")
+_INLINE_SPACES = re.compile(r"[^\S\n]+")
 _HEADER = re.compile(r"^\S[^:]*:$")
 #: a line that reports a problem; the middle of a long output keeps these first
 _TROUBLE = re.compile(
@@ -58,6 +62,49 @@ def _shape(line: str) -> str:
     return _SPACES.sub(" ", shape.replace("└", "├").replace("`--", "|--")).strip()
 
 
+def _shapes(lines: list[str]) -> list[str]:
+    """``[_shape(line) for line in lines]``, with each substitution run once over the whole text.
+
+    Three regex calls per line cost seconds on a few hundred thousand lines;
+    none of the patterns crosses a newline, so running them on the joined
+    text gives the same shapes (whitespace runs stop at newlines here).
+    """
+    if not lines:
+        return []
+    shaped = _MONTH.sub("M", _NUMBERISH.sub("0", "\n".join(lines)))
+    shaped = _INLINE_SPACES.sub(" ", shaped.replace("└", "├").replace("`--", "|--"))
+    return [shape.strip() for shape in shaped.split("\n")]
+
+
+_DOTLESS_I = str.maketrans({"\u0131": "i"})
+#: a literal every alternative of ``_TROUBLE`` contains, case-folded
+_TROUBLE_WORDS = ("error", "fatal", "fail", "panic", "exception", "traceback", "segmentation fault", "killed",
+                  "*** ", "err!")
+
+
+def _troubled(lines: list[str]) -> set[int]:
+    """Return the indices of the lines that report trouble.
+
+    A substring search over the whole case-folded text finds the few lines that
+    can match; only those meet the regex (a case-insensitive alternation runs
+    at a few MB/s over a whole output).
+    """
+    text = "\n".join(lines)
+    # casefold, and the dotless i, as the regex's ignore-case equates them ("ſ" ~ "s", "ı" ~ "i")
+    folded = text.casefold()
+    if "\u0131" in folded:
+        folded = folded.translate(_DOTLESS_I)
+    if len(folded) != len(text):  # a character folded to several: offsets no longer line up
+        return {index for index, line in enumerate(lines) if _TROUBLE.search(line)}
+    starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+    found: set[int] = set()
+    for start in _speedups.lines_containing(folded, _TROUBLE_WORDS):
+        index = bisect.bisect_right(starts, start) - 1
+        if _TROUBLE.search(lines[index]):
+            found.add(index)
+    return found
+
+
 def _fold_similar(lines: list[str]) -> list[tuple[str, int]]:
     """Fold each run of similar consecutive lines to its first and last few, with a counted marker.
 
@@ -69,7 +116,8 @@ def _fold_similar(lines: list[str]) -> list[tuple[str, int]]:
     Lines reporting trouble belong to no run.
     """
     # Trouble lines never fold: the id or count that differs may be the clue.
-    shapes = ["" if _TROUBLE.search(line) else _shape(line) for line in lines]
+    troubled = _troubled(lines)
+    shapes = ["" if index in troubled else shape for index, shape in enumerate(_shapes(lines))]
     out: list[tuple[str, int]] = []
     start = 0
     while start < len(lines):
@@ -120,13 +168,14 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int) -> list[st
         return lines
     middle = range(head, len(lines) - tail)
     keep = set(range(head)) | set(range(len(lines) - tail, len(lines)))
-    keep.update([index for index in middle if weighted[index][1] == 1 and _TROUBLE.search(lines[index])][:_TROUBLE_CAP])
+    troubled = _troubled(lines)
+    keep.update([index for index in middle if weighted[index][1] == 1 and index in troubled][:_TROUBLE_CAP])
     budget = head + tail
     depths = {index: _depth(lines[index]) for index in middle}
     shallowest = min(depths.values(), default=0)
+    shapes = _shapes(lines)
     shape_count: dict[str, int] = {}
-    for line in lines:
-        shape = _shape(line)
+    for shape in shapes:
         shape_count[shape] = shape_count.get(shape, 0) + 1
     path_depths = {index: depth for index in middle if (depth := _path_depth(lines[index])) is not None}
     top = min(path_depths.values(), default=0)
@@ -136,7 +185,7 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int) -> list[st
         if shallowest < max(depths.values(), default=0) else [],
         [index for index, depth in path_depths.items() if depth == top]
         if 2 * len(path_depths) >= len(middle) and top < max(path_depths.values(), default=0) else [],
-        [index for index in middle if lines[index].strip() and shape_count[_shape(lines[index])] == 1
+        [index for index in middle if lines[index].strip() and shape_count[shapes[index]] == 1
          and weighted[index][1] == 1],
     )
     for number, kind in enumerate(kinds):

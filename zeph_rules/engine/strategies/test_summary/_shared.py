@@ -139,30 +139,36 @@ def message_shape(text: str) -> str:
     return _DIGITS.sub("#", text.strip())
 
 
-def choose_varied(failures: Sequence[tuple[str, tuple[str, ...]]], limit: int) -> set[int]:
+def choose_varied(
+    failures: Sequence[tuple[str, tuple[str, ...]] | tuple[str, tuple[str, ...], str, str]], limit: int
+) -> set[int]:
     """Return the indices of up to ``limit`` failures to show in detail, chosen for variety.
 
-    Each failure is ``(test, shapes)``: the test function it belongs to (one
-    name for all parametrisations) and the shapes of its messages.  Picked, in
-    order, until ``limit`` is reached: the failures new on both counts (a test
-    and a message not seen yet), then those with a message not seen yet, then
+    Each failure is ``(test, shapes)`` or ``(test, shapes, location, file)``:
+    the test function it belongs to (one name for all parametrisations), the
+    shapes of its messages, and where it failed (``path:line``) and in which
+    file.  Picked, in order, until ``limit`` is reached: the failures in a file
+    not seen yet, then those failing at a location not seen yet, then those new
+    on both test and message, then those with a message not seen yet, then
     those of a test not seen yet, then the earliest of the rest.  So one
-    parametrised test failing 160 times cannot crowd out the other tests' errors.
+    parametrised test failing 160 times cannot crowd out the other tests' errors,
+    and every broken place gets a detail block before a second look at one.
     """
     chosen: set[int] = set()
-    tests: set[str] = set()
-    shapes: set[tuple[str, ...]] = set()
-    # (wants a new test, wants a new message) for each pass
-    passes = ((True, True), (False, True), (True, False), (False, False))
-    for new_test, new_shape in passes:
-        for index, (test, shape) in enumerate(failures):
+    seen: tuple[set[object], ...] = (set(), set(), set(), set())
+    keyed = [(test, shape, *rest) if rest else (test, shape, "", "") for test, shape, *rest in failures]
+    # the keys (by position in ``keyed``) a failure must bring anew in each pass;
+    # an empty location or file is never new
+    passes: tuple[tuple[int, ...], ...] = ((3,), (2,), (0, 1), (1,), (0,), ())
+    for wanted in passes:
+        for index, keys in enumerate(keyed):
             if len(chosen) >= limit:
                 return chosen
-            if index in chosen or (new_test and test in tests) or (new_shape and shape in shapes):
+            if index in chosen or any(keys[k] in seen[k] or keys[k] == "" for k in wanted):
                 continue
             chosen.add(index)
-            tests.add(test)
-            shapes.add(shape)
+            for k, key in enumerate(keys):
+                seen[k].add(key)
     return chosen
 
 

@@ -27,6 +27,14 @@ _TARGET_DIAGNOSTIC_END = re.compile(r"^(?:warning|error): .*(?:generated \d+ war
 _CARGO_EPILOGUE = re.compile(
     r"^error: (?:test failed|\d+ targets? failed|could not compile)|^(?:warning|error): `[^`]+` \(.*\) generated"
 )
+#: libtest's hint under a panic; every failure repeats it, the first one says it all
+_BACKTRACE_NOTE = re.compile(r"^note: run with `RUST_BACKTRACE=(?:1|full)` environment variable to display a backtrace$")
+#: ``error: test failed, to rerun pass `-p meter --lib``` and its doc-test twin
+_RERUN_HINT = re.compile(r"^error: (?:test|doctest) failed, to rerun pass (?P<target>`[^`]+`)$")
+#: ``error: 3 targets failed:``, followed by one indented `` `target` `` line each
+_TARGETS_FAILED = re.compile(r"^error: \d+ targets? failed:$")
+#: a name in the ``failures:`` list libtest prints after the details
+_LISTED_NAME = re.compile(r"^    (?P<name>\S.*)$")
 # A libtest/Rust backtrace frame in the crate under test ("at ./src/lib.rs:27:38") or a panic message.
 _RUST_SIGNAL = re.compile(r"panicked at|assert|left:|right:|\bat \./|^\s*at src/|note: |expected|Error")
 
@@ -159,6 +167,41 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     detail: list[str] = []
     detail_header = ""
     diagnostic: str | None = None  # "error" or "warning" while inside a compiler diagnostic
+    names_shown: set[str] = set()  # failing tests named by a "... FAILED" line or a detail header
+    targets_hinted: set[str] = set()  # targets named by a "to rerun pass" hint
+    skip_until_blank = False  # inside a name list all of whose names were shown above
+    relisted = 0  # lines of "failures:" headings and name lists that repeat names shown above
+    notes_dropped = 0  # repeated RUST_BACKTRACE notes
+    note_seen = False
+
+    def drop_repeated_notes(body: list[str]) -> list[str]:
+        nonlocal notes_dropped, note_seen
+        kept: list[str] = []
+        for line in body:
+            if _BACKTRACE_NOTE.match(line):
+                if note_seen:
+                    notes_dropped += 1
+                    continue
+                note_seen = True
+            kept.append(line)
+        # blank lines and the doc-test runner's "stderr:" label frame the panic and say nothing
+        kept = [line for line in kept if line.strip()]
+        return [
+            line for i, line in enumerate(kept)
+            if not (line == "stderr:" and i > 0 and kept[i - 1].startswith("Test executable failed"))
+        ]
+
+    def repeats_names(start: int) -> int:
+        """Return how many lines from ``start`` list names all shown above (0 when one is new)."""
+        count = 0
+        for line in lines[start:]:
+            listed = _LISTED_NAME.match(line) if type(line) is str else None
+            if listed is None:
+                break
+            if listed["name"] not in names_shown:
+                return 0
+            count += 1
+        return count
 
     def flush_detail() -> None:
         nonlocal detail_name, detail
@@ -169,6 +212,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             body = body[:-1]
         if budget.admit(detail_name):
             out.append(detail_header)
+            body = drop_repeated_notes(body)
             out.extend(cut_trace(body, trace_limit, lambda line: bool(_RUST_SIGNAL.search(line))))
             out.append("")
         else:
@@ -195,6 +239,27 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             else:
                 detail.append(line)
                 continue
+        if skip_until_blank:
+            if _LISTED_NAME.match(line):
+                relisted += 1
+                continue
+            skip_until_blank = False
+        if line == "failures:":
+            following = next((later for later in lines[index + 1 :] if later.strip()), "")
+            if _DETAIL_HEADER.match(following):
+                relisted += 1  # the heading above the details: each detail names its test
+                continue
+            if repeats_names(index + 1):
+                relisted += 1
+                skip_until_blank = True
+                continue
+        if _TARGETS_FAILED.match(line):
+            out.append(line)
+            skip_until_blank = False
+            listed = [later.strip() for later in lines[index + 1 :] if type(later) is str][: int(line.split()[1])]
+            if listed and all(target in targets_hinted for target in listed):
+                skip_until_blank = True  # each target was named by its rerun hint
+            continue
         if diagnostic is not None:
             if not line.strip():
                 diagnostic = None
@@ -207,6 +272,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         header = _DETAIL_HEADER.match(line)
         if header:
             detail_name, detail_header, detail = header["name"], line, []
+            names_shown.add(header["name"])
             continue
         test = _TEST_LINE.match(line)
         if test:
@@ -216,6 +282,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             else:
                 if result == "FAILED":
                     report.failures += 1
+                    names_shown.add(test["name"])
                 out.append(line)
             continue
         if _QUIET_PROGRESS.match(line):
@@ -231,6 +298,9 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             if index in failing_targets:
                 out.append(line)
             continue
+        hint = _RERUN_HINT.match(line)
+        if hint:
+            targets_hinted.add(hint["target"])
         result_match = _RESULT.match(line)
         if result_match:
             results.append(result_match)
@@ -253,6 +323,10 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         warning_marker.text = omitted_marker(warning_lines, "line", "of compiler warning detail")
     if len(results) > 1:
         out.append(_summed(results))
+    if relisted:
+        report.also_omitted.append(plural(relisted, "line") + " re-listing failures named above")
+    if notes_dropped:
+        report.also_omitted.append(plural(notes_dropped, "repeated RUST_BACKTRACE note"))
     report.lines = tidy(resolve(out))
     if not results and report.failures == 0:
         report.unsure = True

@@ -34,10 +34,13 @@ _VERBOSE = re.compile(
 )
 _DOCS_LINK = re.compile(r"^-- Docs: https://docs\.pytest\.org/\S+$")
 _PERCENT = re.compile(r"\s*\[\s*\d+%\]$")
-_FAILURE_HEADER = re.compile(r"^_{3,} (?P<name>.+?) _{3,}$")
+# pytest centres the name in underscores; a name near the terminal width leaves one on a side
+_FAILURE_HEADER = re.compile(r"^(?=__|.* __$)_+ (?P<name>[^_\s].*?) _+$")
 _FRAME_SEPARATOR = re.compile(r"^(?:_ ){5,}_?$")
 _CARET_ONLY = re.compile(r"^\s*[\^~]+\s*$")
 _LOCATION_LINE = re.compile(r"^\S+:\d+: ")
+#: where a failure was raised: ``tests/x.py:12: AssertionError`` (not a ``path:line: in function`` frame)
+_RAISED_AT = re.compile(r"^(?P<file>\S+):\d+: (?!in \S+$)")
 _SIGNAL = re.compile(r"^E\s|^>\s|^\S+:\d+: |^\[XPASS|Error|^\s*\+\s+where|Captured")
 
 _DETAIL_SECTIONS = ("FAILURES", "ERRORS")
@@ -140,12 +143,32 @@ class _Detail:
         """Return the test function the block belongs to: its name without the parametrisation."""
         return self.name.split("[", 1)[0]
 
+    def location(self) -> str:
+        """Return the block's last ``path:line: Error`` line: where the failure was raised, or ``""``."""
+        for line in reversed(self.body):
+            if _RAISED_AT.match(line):
+                return line.strip()
+        return ""
+
+    def messages(self) -> list[str]:
+        """Return the block's messages: the first line of every run of ``E`` lines (or its exception line)."""
+        found: list[str] = []
+        previous_e = False
+        for line in self.body:
+            is_e = line.startswith("E ") or line == "E"
+            if is_e and not previous_e:
+                found.append(line)
+            previous_e = is_e
+        if not found:
+            found = [line for line in self.body if _EXCEPTION_LINE.match(line)]
+        return found
+
     def shapes(self) -> tuple[str, ...]:
         """Return the shapes of the block's messages: the first line of every run of ``E`` lines."""
         found: list[str] = []
         previous_e = False
         for line in self.body:
-            is_e = line.startswith("E ")
+            is_e = line.startswith("E ") or line == "E"
             if is_e and not previous_e:
                 found.append(message_shape(line[1:]))
             previous_e = is_e
@@ -174,13 +197,14 @@ class _SummaryFold:
         key = (match["status"], match["test"])
         shape = message_shape(match["message"] or "")
         shape = shape.removesuffix("...")
-        if key == self.key and _same_message(shape, self.shape):
+        if match["message"] is not None and key == self.key and _same_message(shape, self.shape):
             self.ids.append(match["id"])
             self.folded.append(line)
             return
         self.close()
         self.out.append(line)
-        self.key, self.shape = key, shape
+        # a line without a message is all name: it never starts a run
+        self.key, self.shape = (key, shape) if match["message"] is not None else (None, "")
 
     def close(self) -> None:
         """Write the marker for the run folded so far."""
@@ -271,6 +295,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         if section == "PASSES":
             passes_dropped += 1  # captured output of passing tests (-rP / -rA)
             continue
+        if section == "" and _FAILURE_HEADER.match(line):
+            # output cut above its "= FAILURES =" line (``| tail``): the blocks read as usual
+            enter("FAILURES")
         if section in _DETAIL_SECTIONS:
             header = _FAILURE_HEADER.match(line)
             if header:
@@ -327,7 +354,13 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
 
 
 def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_limit: int) -> list[str]:
-    """Show the failure blocks chosen for variety, each without code context; name the others in one marker."""
+    """Show the failure blocks chosen for variety, each without code context; cut the others.
+
+    A block not chosen still shows its messages and its location (followed by
+    the test's name) when that message shape at that location has not been
+    shown yet (a different bug, or the same assertion failing elsewhere); the
+    rest are named in one marker.
+    """
     details = [item for item in out if isinstance(item, _Detail)]
     shown: dict[int, list[str]] = {}
     budgeted: list[int] = []
@@ -340,29 +373,72 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
             shown[index].append(omitted_marker(dropped, "line", "of source context"))
         if len(shown[index]) > _FREE_BLOCK_LINES:
             budgeted.append(index)
-    picked = choose_varied([(details[index].test(), details[index].shapes()) for index in budgeted], max_failures)
+    locations = [detail.location() for detail in details]
+    picked = choose_varied(
+        [
+            (details[index].test(), details[index].shapes(), locations[index], _file_of(locations[index]))
+            for index in budgeted
+        ],
+        max_failures,
+    )
     chosen = {budgeted[pick] for pick in picked} | (set(shown) - set(budgeted))
+    seen = {(details[index].shapes(), locations[index]) for index in chosen}
     hidden: list[str] = []
     hidden_lines = 0
+    brief_count = 0
     rendered: list[str | Placeholder] = []
     marker = Placeholder()
-    index = 0
-    for item in out:
+    for index, item in _details_in(out):
         if not isinstance(item, _Detail):
             rendered.append(item)
             continue
         if index in chosen:
             rendered.append(item.header)
             rendered.extend(shown[index])
-        else:
-            hidden.append(item.name)
-            hidden_lines += len(item.body) + 1
+            continue
+        key = (item.shapes(), locations[index])
+        messages = item.messages()
+        if key not in seen and (messages or locations[index]):
+            # the messages, then the location naming the test: two or three lines, not a block
+            seen.add(key)
             if marker not in rendered:
                 rendered.append(marker)
-        index += 1
-    if hidden:
-        marker.text = (
-            f"... ({plural(len(hidden), 'more failure')} not shown in detail "
-            f"({plural(hidden_lines, 'line')} omitted): {fold_names(hidden)}) ..."
+            rendered.extend(messages)
+            rendered.append(f"{locations[index]} — {item.name}" if locations[index] else f"— {item.name}")
+            brief_count += 1
+            hidden_lines += len(item.body) + 1 - len(messages) - 1
+            continue
+        hidden.append(item.name)
+        hidden_lines += len(item.body) + 1
+        if marker not in rendered:
+            rendered.append(marker)
+    if hidden or brief_count:
+        text = (
+            f"{plural(len(hidden) + brief_count, 'more failure')} not shown in detail "
+            f"({plural(hidden_lines, 'line')} omitted)"
         )
+        if hidden:
+            text += f": {fold_names(hidden)}"
+        if brief_count:
+            text += f"; {brief_count} of them below as messages and location"
+        marker.text = f"... ({text}) ..."
     return resolve(rendered)
+
+
+def _details_in(out: list[str | Placeholder | _Detail]) -> list[tuple[int, str | Placeholder | _Detail]]:
+    """Number the failure blocks of ``out`` in order; other items get -1."""
+    numbered: list[tuple[int, str | Placeholder | _Detail]] = []
+    count = 0
+    for item in out:
+        if isinstance(item, _Detail):
+            numbered.append((count, item))
+            count += 1
+        else:
+            numbered.append((-1, item))
+    return numbered
+
+
+def _file_of(location: str) -> str:
+    """Return the file of a ``path:line: Error`` location, or ``""``."""
+    match = _RAISED_AT.match(location)
+    return match["file"] if match else ""

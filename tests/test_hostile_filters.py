@@ -1,0 +1,64 @@
+"""No input hangs a built-in filter: every built-in rule meets long lines and many lines.
+
+One fixture command per built-in rule, so each rule's strategy and patterns
+run; the inputs are the shapes that make backtracking regexes quadratic (a
+long run of hex letters, ``x=x=...``, a long line of spaces) and a long
+output of mixed short lines.  Before the hex-run pattern was anchored, the
+first input alone took hours in ``dedup`` and ``truncate``.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+import pytest
+
+import zeph_rules
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+from regenerate_goldens import load_cases  # noqa: E402
+
+HOSTILE = {
+    "hex-letters": "a" * 300_000 + " error: " + "Fa" * 100_000 + "\n",
+    "key-value": "x=" * 150_000 + "\n",
+    "spaces": "E   " + " " * 300_000 + "assert\n",
+    "mixed-lines": "".join(
+        ("test t%d ... ok\n", "src/a.py:%d:1: E501 line too long\n", '127.0.0.1 - - [22/Nov/2026 09:30:01] "GET /p%d HTTP/1.1" 200 -\n',
+         "    at f (node:internal/x:%d:1)\n", "=" * 80 + " %d\n")[i % 5] % i
+        for i in range(40_000)
+    ),
+}
+
+
+@functools.cache
+def _graph() -> zeph_rules.MatcherGraph:
+    return zeph_rules.load(builtin=True, cache=False)
+
+
+def _command_per_rule() -> dict[str, str]:
+    """A fixture command for every built-in filter rule some fixture exercises."""
+    graph = _graph()
+    found: dict[str, str] = {}
+    for case in load_cases():
+        for rule in graph.matching_filters(case.command, case.exit_code):
+            found.setdefault(rule.id, case.command)
+    return found
+
+
+COMMANDS = _command_per_rule()
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+@pytest.mark.parametrize("command", sorted(set(COMMANDS.values())))
+def test_hostile_output_finishes_and_never_grows(command: str, name: str) -> None:
+    text = HOSTILE[name]
+    result = _graph().filter(command, text, 1)
+    assert result.output
+    assert len(result.output.encode()) <= len(text.encode()) + 4096  # a security notice may be appended
+
+
+def test_most_builtin_rules_meet_a_hostile_input() -> None:
+    rules = {rule.id for rule in _graph().rules("filter")}
+    assert len(set(COMMANDS) & rules) >= 0.9 * len(rules), sorted(rules - set(COMMANDS))
