@@ -215,3 +215,21 @@ def test_scanning_clean_output_needs_no_regex_engine(tmp_path: Any) -> None:
     lines = _run_warm(_SCAN_PROBE, tmp_path)
     assert lines[-2] == "CLEAN 0 False"  # no candidate window survived the compiled prefilter
     assert lines[-1] == "SECRET ['aws-secret-access-key'] True"  # a credential is still found
+
+
+_PLAN_HIT_PROBE = _WARM_FILTER_PROBE.replace(
+    'print("WARM", "zeph_rules.engine.compiler" not in sys.modules)',
+    'print("WARM", "zeph_rules.engine.graph" not in sys.modules)',
+)
+
+
+def test_a_cached_plan_needs_no_graph(tmp_path: Any) -> None:
+    """On a plan hit ``filter`` neither loads the graph nor imports the matcher or the rule regex engine."""
+    last = _run_warm(_PLAN_HIT_PROBE, tmp_path)[-1].split()
+    assert last[:2] == ["LOADED", "0"]
+    modules = set(last[2:])
+    heavy = {"lark", "pydantic", "tomlkit", "yaml", "tomllib", "regex", "click"}
+    assert not {m for m in modules if m.split(".")[0] in heavy}
+    for name in ("graph", "evaluate", "ir", "commands", "compiler", "source", "desugar"):
+        assert f"zeph_rules.engine.{name}" not in modules, name
+    assert list((tmp_path / "cache" / "plans").glob("*/scanner.pickle"))

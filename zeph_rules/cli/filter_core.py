@@ -91,13 +91,15 @@ def _plain_path(value: str) -> bool:
 def run_filter(command: str, exit_code: int | None, rules: Sequence[str], no_builtin: bool, stats: bool,
                fmt: str) -> None:
     """Filter stdin as the output of ``command`` and write what the model should see to stdout."""
-    from ..engine.loader import load
+    from ..engine.loader import load_plan
+    from ..engine.pipeline import run_plan
 
     raw = sys.stdin.buffer.read()
     # surrogateescape keeps invalid UTF-8 bytes and writes them back unchanged
     text = raw.decode("utf-8", "surrogateescape")
-    graph = load(rules, builtin=not no_builtin)
-    result = graph.filter(command, text, exit_code)
+    # the cached plan for this command line: what ``graph.filter`` would run, without loading the graph
+    plan = load_plan(rules, not no_builtin, command, exit_code)
+    result = run_plan(plan, command, text, exit_code)
     out = sys.stdout.buffer
     if fmt == "json":
         import json

@@ -5,6 +5,14 @@ exact bytes (and names) of every rule file that went into it, so any change to
 either invalidates it.  Files are written to a temporary name and renamed, so a
 reader never sees half a cache file; a corrupt or unreadable entry is simply
 rebuilt.
+
+Filter plans (see ``pipeline.FilterPlan``) live beside the graphs, under
+``plans/<graph key>/``: one small file per (command line, exit code), named by
+a hash of both and holding both (so a name collision is a miss, never a wrong
+plan), and the graph's security scanner once in ``scanner.pickle``.  A plan
+hit spares the ``filter`` command loading the graph at all.  Each graph keeps
+at most ``MAX_PLANS`` plans (least recently used go first) and at most
+``MAX_PLAN_SETS`` graphs keep plans.
 """
 
 from __future__ import annotations
@@ -12,8 +20,9 @@ from __future__ import annotations
 import os
 import pickle
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 
@@ -30,6 +39,12 @@ else:  # the interpreter's own SHA-256: the warm path need not load OpenSSL thro
 
 #: 2: ``Span`` moved to ``engine.span``
 _FORMAT = 2
+#: the layout of a plan file: (format, command, exit code, rules, redact, has scanner)
+_PLAN_FORMAT = 1
+#: plans kept per graph key, and graph keys that keep plans
+MAX_PLANS = 256
+MAX_PLAN_SETS = 8
+_SCANNER = "scanner.pickle"
 
 
 def cache_dir() -> Path | None:
@@ -72,20 +87,116 @@ def store_cached(key: str, value: Any) -> None:
     directory = cache_dir()
     if directory is None:
         return
-    import tempfile
-
     try:
-        directory.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{key[:16]}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, directory / f"{key}.pickle")
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        _write_atomic(directory, f"{key}.pickle", value)
     except Exception:  # noqa: BLE001
         return
+
+
+def _write_atomic(directory: Path, name: str, value: Any) -> None:
+    """Pickle ``value`` to ``directory / name`` through a temporary file and a rename."""
+    import tempfile
+
+    directory.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name[:16]}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, directory / name)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+# ------------------------------------------------------------------ filter plans
+
+
+def _plan_name(command: str, exit_code: int | None) -> str:
+    digest = _sha256(f"plan {_PLAN_FORMAT} exit {exit_code!r}\0".encode())
+    digest.update(command.encode("utf-8", "surrogatepass"))
+    return f"{digest.hexdigest()[:32]}.pickle"
+
+
+def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tuple[Any, ...], bool, Any] | None:
+    """Return ``(rules, redact, scanner)`` cached for graph ``key`` and the command, or None (a miss)."""
+    directory = cache_dir()
+    if directory is None:
+        return None
+    folder = directory / "plans" / key
+    path = folder / _plan_name(command, exit_code)
+    try:
+        with open(path, "rb") as handle:
+            fmt, cached_command, cached_exit, rules, redact, has_scanner = pickle.load(handle)
+        if (fmt != _PLAN_FORMAT or cached_command != command or cached_exit != exit_code
+                or type(rules) is not tuple or type(redact) is not bool):
+            return None
+    except Exception:  # noqa: BLE001 - any problem means "not cached"
+        return None
+    scanner = None
+    if has_scanner:
+        try:
+            with open(folder / _SCANNER, "rb") as handle:
+                scanner = pickle.load(handle)
+        except Exception:  # noqa: BLE001
+            scanner = None
+        if scanner is None:  # unreadable: remove it, so that the miss writes it again
+            try:
+                os.unlink(folder / _SCANNER)
+            except OSError:
+                pass
+            return None
+    try:
+        os.utime(path)  # the pruning below keeps the most recently used plans
+    except OSError:
+        pass
+    return rules, redact, scanner
+
+
+def store_cached_plan(key: str, command: str, exit_code: int | None, rules: tuple[Any, ...], redact: bool,
+                      scanner: Any) -> None:
+    """Write the plan for graph ``key`` and the command (and the graph's scanner, once); failures are silent."""
+    directory = cache_dir()
+    if directory is None:
+        return
+    plans = directory / "plans"
+    folder = plans / key
+    try:
+        new_set = not folder.is_dir()
+        if scanner is not None and not (folder / _SCANNER).is_file():
+            _write_atomic(folder, _SCANNER, scanner)
+        _write_atomic(folder, _plan_name(command, exit_code),
+                      (_PLAN_FORMAT, command, exit_code, rules, redact, scanner is not None))
+        _prune(folder, MAX_PLANS, lambda entry: entry.is_file() and entry.name.endswith(".pickle")
+               and entry.name != _SCANNER)
+        if new_set:
+            _prune(plans, MAX_PLAN_SETS - 1, lambda entry: entry.is_dir() and entry.name != key)
+    except Exception:  # noqa: BLE001
+        return
+
+
+def _prune(directory: Path, keep: int, counted: Any) -> None:
+    """Remove the least recently modified entries ``counted`` selects beyond ``keep``."""
+    entries = []
+    with os.scandir(directory) as found:
+        for entry in found:
+            if counted(entry):
+                try:
+                    entries.append((entry.stat().st_mtime, entry))
+                except OSError:
+                    continue
+    if len(entries) <= keep:
+        return
+    entries.sort(key=lambda pair: pair[0])
+    for _, entry in entries[: len(entries) - keep]:
+        try:
+            if entry.is_dir():
+                import shutil
+
+                shutil.rmtree(entry.path, ignore_errors=True)
+            else:
+                os.unlink(entry.path)
+        except OSError:
+            pass

@@ -4,15 +4,30 @@
 graph exists for that hash, unpickles it without importing the front end
 (lark, pydantic, tomlkit, yaml).  Otherwise it parses, validates, desugars and
 compiles, then caches the result.
+
+``load_plan`` is the warmer path of ``zeph-rules filter``: with the same key it
+finds the cached filter plan for one command line and exit code, and imports
+neither the graph nor the matcher (nor the regex engine rule conditions use).
+This module therefore imports the graph only where it builds or loads one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING
 
-from .cache import fingerprint, load_cached, store_cached
-from .graph import MatcherGraph
+from .cache import (
+    fingerprint,
+    load_cached,
+    load_cached_plan,
+    store_cached,
+    store_cached_plan,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .graph import MatcherGraph
+    from .pipeline import FilterPlan
 
 BUILTIN_DIR = Path(__file__).resolve().parent.parent / "builtin_rules"
 #: Built-in rule files, loaded through the same path as user files.
@@ -58,11 +73,43 @@ def load_ruleset(paths: Sequence[str | Path] = (), builtin: bool = True):  # typ
     return desugar(sources)
 
 
+def _graph_key(inputs: Sequence[tuple[str, Path, bytes | None]], builtin: bool) -> str:
+    """Return the cache key of the graph compiled from ``inputs`` (see ``cache.fingerprint``)."""
+    return fingerprint([(name, data if data is not None else b"\0missing") for name, _, data in inputs],
+                       options=f"builtin={builtin}")
+
+
 def load(paths: Sequence[str | Path] = (), builtin: bool = True, cache: bool = True) -> MatcherGraph:
     """Return the compiled graph for the rule files, from the cache when fresh."""
     inputs = _read_inputs(paths, builtin)
-    key = fingerprint([(name, data if data is not None else b"\0missing") for name, _, data in inputs],
-                      options=f"builtin={builtin}")
+    return _load(inputs, _graph_key(inputs, builtin), paths, builtin, cache)
+
+
+def load_plan(paths: Sequence[str | Path], builtin: bool, command: str, exit_code: int | None) -> FilterPlan:
+    """Return the filter plan of the rule files for ``command`` and ``exit_code``, from the cache when fresh.
+
+    On a miss the graph is loaded as by ``load`` and the plan built from it is
+    cached; with caching off (``ZEPH_RULES_CACHE_DIR=off``) this is always a miss.
+    """
+    from .pipeline import FilterPlan, build_plan
+
+    inputs = _read_inputs(paths, builtin)
+    key = _graph_key(inputs, builtin)
+    complete = not any(data is None for _, _, data in inputs)  # else loading the graph reports the missing file
+    if complete:
+        cached = load_cached_plan(key, command, exit_code)
+        if cached is not None:
+            return FilterPlan(*cached)
+    plan = build_plan(_load(inputs, key, paths, builtin, cache=True), command, exit_code)
+    if complete:
+        store_cached_plan(key, command, exit_code, plan.rules, plan.redact, plan.scanner)
+    return plan
+
+
+def _load(inputs: Sequence[tuple[str, Path, bytes | None]], key: str, paths: Sequence[str | Path], builtin: bool,
+          cache: bool) -> MatcherGraph:
+    from .graph import MatcherGraph
+
     if cache:
         cached = load_cached(key)
         if isinstance(cached, MatcherGraph):

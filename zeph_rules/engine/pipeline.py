@@ -10,6 +10,10 @@ Semantics users rely on:
   something, or grows its input is undone and counts as ``Fallback``; the
   result is never longer than the sanitised input;
 * the stats line is produced only when lines were removed.
+
+What a run needs from the graph is a ``FilterPlan`` (the matching rules, the
+security scanner, the redact flag); ``run_filters`` builds one and runs it with
+``run_plan``, and the ``filter`` command runs a cached plan the same way.
 """
 
 from __future__ import annotations
@@ -104,20 +108,53 @@ def _line_count(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
-def run_filters(graph: "MatcherGraph", command: str, output: str, exit_code: int | None = None,
+#: one filter rule as a plan runs it: (rule id, strategy name, parameters as (name, value) pairs)
+PlannedRule = tuple[str, str, tuple[tuple[str, Any], ...]]
+
+
+@dataclass(frozen=True)
+class FilterPlan:
+    """Everything the pipeline needs from a graph to filter one command's output.
+
+    Rule matching depends only on the command line and the exit code, so a
+    plan built once for a (command, exit code) can be cached and run again
+    without loading the graph: that is the warm path of ``zeph-rules filter``.
+    """
+
+    rules: tuple[PlannedRule, ...]
+    redact: bool = False
+    scanner: Any = None  # a security.Scanner, or None when the security pass is off
+
+
+def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) -> FilterPlan:
+    """Return the plan for ``command``: its matching enabled filter rules and the graph's security pass."""
+    matched = graph.matching_filters(command, exit_code) if graph.setting("filters.enabled", True) else []
+    security = graph.setting("security", {})
+    return FilterPlan(
+        rules=tuple((rule.id, rule.effect, rule.payload) for rule in matched),
+        redact=bool(security.get("redact")) if isinstance(security, dict) else False,
+        scanner=graph.extra.get("scanner"),
+    )
+
+
+def run_filters(graph: MatcherGraph, command: str, output: str, exit_code: int | None = None,
                 metrics: FilterMetrics | None = None) -> FilterResult:
     """Filter ``output`` of ``command`` with every matching rule of ``graph``."""
+    return run_plan(build_plan(graph, command, exit_code), command, output, exit_code, metrics)
+
+
+def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None = None,
+             metrics: FilterMetrics | None = None) -> FilterResult:
+    """Filter ``output`` of ``command`` as ``plan`` says (built for the same command and exit code)."""
     clean = sanitize(output)
     text = clean
     worst = Confidence.FULL
     applied: list[str] = []
-    enabled = graph.setting("filters.enabled", True)
-    rules = graph.matching_filters(command, exit_code) if enabled else []
-    for rule in rules:
-        strategy = STRATEGIES.get(rule.effect)
+    for rule_id, effect, payload in plan.rules:
+        strategy = STRATEGIES.get(effect)
         if strategy is None:
             continue
-        params = dict(rule.payload)
+        params = dict(payload)
         started = time.perf_counter()
         try:
             result = strategy(text, params, exit_code)
@@ -127,18 +164,18 @@ def run_filters(graph: "MatcherGraph", command: str, output: str, exit_code: int
         if len(candidate) > len(text) or (text.strip() and not candidate.strip()):
             candidate, confidence = text, Confidence.FALLBACK
         if metrics is not None:
-            metrics.record(rule.id, text, candidate, confidence, time.perf_counter() - started)
+            metrics.record(rule_id, text, candidate, confidence, time.perf_counter() - started)
         text = candidate
         worst = max(worst, confidence)
-        applied.append(rule.id)
+        applied.append(rule_id)
     if worst == Confidence.FALLBACK:
         text = clean  # a filter that is unsure returns the input, whole
     text = restore_signals(_signal_candidates(clean), text)
     if len(text) > len(clean):
         text, worst = clean, Confidence.FALLBACK
-    findings, security_notice = _security_pass(graph, output, clean, text)
-    if findings and graph.setting("security", {}).get("redact"):
-        text = _redact(graph, output, text)
+    findings, security_notice = _security_pass(plan.scanner, output)
+    if findings and plan.redact:
+        text = _redact(plan.scanner, output, text)
     if security_notice:
         text = (text if text.endswith("\n") or not text else text + "\n") + security_notice + "\n"
     return FilterResult(
@@ -185,9 +222,8 @@ def _signal_candidates(clean: str) -> str:
     return "\n".join(lines)
 
 
-def _security_pass(graph: "MatcherGraph", output: str, clean: str, text: str) -> tuple[list[Any], str | None]:
+def _security_pass(scanner: Any, output: str) -> tuple[list[Any], str | None]:
     """Scan the raw output (before any filtering); return findings and the notice."""
-    scanner = graph.extra.get("scanner")
     if scanner is None:
         return [], None
     from .security import notice
@@ -196,10 +232,9 @@ def _security_pass(graph: "MatcherGraph", output: str, clean: str, text: str) ->
     return findings, (notice(findings) if findings else None)
 
 
-def _redact(graph: "MatcherGraph", output: str, text: str) -> str:
+def _redact(scanner: Any, output: str, text: str) -> str:
     """Replace every secret value found in the raw output by ``[REDACTED:<id>]`` in ``text``."""
     raw = output.encode("utf-8", "surrogateescape")
-    scanner = graph.extra["scanner"]
     # longest values first, so a value that contains another is replaced whole
     spans = sorted(scanner.spans(raw), key=lambda span: span[0] - span[1])
     for start, end, rule in spans:

@@ -1,0 +1,226 @@
+"""Cached filter plans: the warm path of ``zeph-rules filter`` runs what ``graph.filter`` runs, without the graph.
+
+A plan hit and a plan miss give the same result as the graph for every real
+fixture and several exit codes; a damaged plan store falls back to the graph;
+a changed rule file is a new key; and the store stays bounded.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from zeph_rules.cli.main import main
+from zeph_rules.engine import cache as cache_module
+from zeph_rules.engine import loader
+from zeph_rules.engine.graph import MatcherGraph
+from zeph_rules.engine.loader import load, load_plan
+from zeph_rules.engine.pipeline import FilterPlan, build_plan, run_plan
+
+ROOT = Path(__file__).resolve().parents[1]
+
+_RULES = """
+[[rules]]
+name = "my-tool"
+match = 'command ^= "my-tool"'
+strategy = { type = "strip_noise", patterns = ["^noise"] }
+"""
+_NOISY = "".join(f"noise line {i}\n" for i in range(20)) + "kept \xe9\n"
+_SECRET = "export AWS_SECRET_ACCESS_KEY=" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY" + "\n"
+
+
+def _regenerate_module() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("regenerate_goldens", ROOT / "scripts" / "regenerate_goldens.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("regenerate_goldens", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+CASES = _regenerate_module().load_cases()
+
+
+@pytest.fixture(scope="module")
+def plan_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A cache directory shared by the module's tests, so the built-in graph compiles once."""
+    directory = tmp_path_factory.mktemp("plans") / "cache"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ZEPH_RULES_CACHE_DIR", str(directory))
+        yield directory
+
+
+@pytest.fixture(scope="module")
+def builtin_copy(tmp_path_factory: pytest.TempPathFactory) -> tuple[str, ...]:
+    """The built-in rule files, copied: a test compares runs over one rule set, even while the files are edited."""
+    directory = tmp_path_factory.mktemp("builtin")
+    copies = []
+    for path in loader.builtin_paths():
+        (directory / path.name).write_bytes(path.read_bytes())
+        copies.append(str(directory / path.name))
+    return tuple(copies)
+
+
+def _no_graph(*args: Any, **kwargs: Any) -> MatcherGraph:
+    raise AssertionError("a plan hit loaded the graph")
+
+
+def _key(paths: tuple[str, ...] = (), builtin: bool = True) -> str:
+    return loader._graph_key(loader._read_inputs(paths, builtin), builtin)
+
+
+def test_hit_and_miss_equal_the_graph_over_the_fixtures(plan_cache: Path, builtin_copy: tuple[str, ...],
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    graph = load(builtin_copy, builtin=False, cache=False)
+    key = _key(builtin_copy, False)
+    assert len(CASES) >= 150
+    for case in CASES:
+        for exit_code in dict.fromkeys((case.exit_code, None, 0, 1, 101)):
+            expected = graph.filter(case.command, case.raw, exit_code)
+            miss = run_plan(load_plan(builtin_copy, False, case.command, exit_code), case.command, case.raw,
+                            exit_code)
+            assert cache_module.load_cached_plan(key, case.command, exit_code) is not None, case.name
+            with monkeypatch.context() as patch:
+                patch.setattr(loader, "_load", _no_graph)
+                hit = run_plan(load_plan(builtin_copy, False, case.command, exit_code), case.command, case.raw,
+                               exit_code)
+            assert miss == expected, (case.name, exit_code)
+            assert hit == expected, (case.name, exit_code)
+            assert hit.as_json() == expected.as_json()
+
+
+def test_plan_is_what_the_graph_runs(plan_cache: Path) -> None:
+    graph = load()
+    plan = build_plan(graph, "cd x && cargo test | tail -5", 101)
+    assert [(rule_id, effect) for rule_id, effect, _ in plan.rules] == [
+        (rule.id, rule.effect) for rule in graph.matching_filters("cd x && cargo test | tail -5", 101)]
+    assert plan.scanner is graph.extra["scanner"]
+    assert build_plan(graph, "cargo test", 101) == build_plan(graph, "cargo test", 101)  # a frozen value
+
+
+def _cli(argv: list[str], stdin: str) -> tuple[int, bytes, bytes]:
+    with CliRunner().isolation(input=stdin.encode("utf-8", "surrogateescape")) as (out, err, _):
+        code = main(["filter", *argv])
+        return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_cli_hit_and_miss_equal_the_uncached_cli(fmt: str, builtin_copy: tuple[str, ...], tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = tmp_path / "rules.toml"
+    rules.write_text(_RULES, encoding="utf-8")
+    runs = [("my-tool run", None, _NOISY, ["--rules", str(rules), "--no-builtin"]),
+            ("my-tool run", 3, _NOISY + _SECRET, ["--rules", str(rules), "--no-builtin"])]
+    builtins = ["--no-builtin", *(arg for path in builtin_copy for arg in ("--rules", path))]
+    runs += [(case.command, case.exit_code, case.raw, builtins) for case in CASES[::25]]
+    for command, exit_code, stdin, extra in runs:
+        argv = ["--command", command, "--format", fmt, "--stats", *extra]
+        if exit_code is not None:
+            argv += ["--exit-code", str(exit_code)]
+        monkeypatch.setenv("ZEPH_RULES_CACHE_DIR", "off")
+        uncached = _cli(argv, stdin)
+        monkeypatch.setenv("ZEPH_RULES_CACHE_DIR", str(tmp_path / "cache"))
+        miss = _cli(argv, stdin)
+        with monkeypatch.context() as patch:
+            patch.setattr(loader, "_load", _no_graph)
+            hit = _cli(argv, stdin)
+        assert miss == uncached == hit, command
+        if fmt == "json":
+            json.loads(hit[1])
+
+
+@pytest.mark.parametrize("damage", ["plan", "scanner", "truncate", "wrong-shape", "other-command"])
+def test_a_damaged_plan_store_falls_back_to_the_graph(damage: str, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    import pickle
+
+    monkeypatch.setenv("ZEPH_RULES_CACHE_DIR", str(tmp_path / "cache"))
+    command, raw = "cargo test", "test a ... ok\n" + _SECRET
+    expected = load().filter(command, raw, 101)
+    load_plan((), True, command, 101)
+    folder = tmp_path / "cache" / "plans" / _key()
+    (plan_file,) = (p for p in folder.glob("*.pickle") if p.name != "scanner.pickle")
+    if damage == "plan":
+        plan_file.write_bytes(b"not a pickle")
+    elif damage == "scanner":
+        (folder / "scanner.pickle").write_bytes(b"\x80\x05garbage")
+    elif damage == "truncate":
+        plan_file.write_bytes(plan_file.read_bytes()[:20])
+    elif damage == "wrong-shape":
+        plan_file.write_bytes(pickle.dumps({"rules": ()}))
+    else:  # another command's plan under this name: a collision must be a miss, not a wrong answer
+        entry = pickle.loads(plan_file.read_bytes())
+        plan_file.write_bytes(pickle.dumps((entry[0], "git status", *entry[2:])))
+    assert cache_module.load_cached_plan(_key(), command, 101) is None
+    assert run_plan(load_plan((), True, command, 101), command, raw, 101) == expected
+    assert cache_module.load_cached_plan(_key(), command, 101) is not None  # the miss repaired the store
+
+
+def test_changing_a_rule_file_changes_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZEPH_RULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = tmp_path / "rules.toml"
+    rules.write_text(_RULES, encoding="utf-8")
+    before = _key((str(rules),), False)
+    first = run_plan(load_plan((str(rules),), False, "my-tool run", 0), "my-tool run", _NOISY, 0)
+    assert first.rules == ("my-tool",) and "noise line 1" not in first.output
+    rules.write_text(_RULES.replace('"^noise"', '"^noise line 1"'), encoding="utf-8")
+    assert _key((str(rules),), False) != before
+    second = run_plan(load_plan((str(rules),), False, "my-tool run", 0), "my-tool run", _NOISY, 0)
+    assert "noise line 2" in second.output and "noise line 12" not in second.output
+    assert _key((str(rules),), True) != _key((str(rules),), False)
+
+
+def test_version_is_part_of_the_plan_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZEPH_RULES_CACHE_DIR", str(tmp_path / "cache"))
+    rules = tmp_path / "rules.toml"
+    rules.write_text(_RULES, encoding="utf-8")
+    load_plan((str(rules),), False, "my-tool run", 0)
+    assert cache_module.load_cached_plan(_key((str(rules),), False), "my-tool run", 0) is not None
+    monkeypatch.setattr(cache_module, "__version__", "999")
+    assert cache_module.load_cached_plan(_key((str(rules),), False), "my-tool run", 0) is None
+
+
+def test_caching_off_stores_no_plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZEPH_RULES_CACHE_DIR", "off")
+    rules = tmp_path / "rules.toml"
+    rules.write_text(_RULES, encoding="utf-8")
+    plan = load_plan((str(rules),), False, "my-tool run", 0)
+    assert isinstance(plan, FilterPlan) and plan.rules[0][:2] == ("my-tool", "strip_noise")
+    assert cache_module.load_cached_plan(_key((str(rules),), False), "my-tool run", 0) is None
+
+
+def test_the_plan_store_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ZEPH_RULES_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache_module, "MAX_PLANS", 5)
+    monkeypatch.setattr(cache_module, "MAX_PLAN_SETS", 3)
+    rules = tmp_path / "rules.toml"
+    rules.write_text(_RULES, encoding="utf-8")
+    paths = (str(rules),)
+    key = _key(paths, False)
+    for n in range(12):
+        load_plan(paths, False, f"my-tool {n}", 0)
+        # an old plan used again is kept (least recently used goes first)
+        assert cache_module.load_cached_plan(key, "my-tool 0", 0) is not None
+        os.utime(tmp_path / "cache" / "plans" / key / cache_module._plan_name("my-tool 0", 0),
+                 (1e9 + 100 * n, 1e9 + 100 * n))
+        for entry in (tmp_path / "cache" / "plans" / key).glob("*.pickle"):
+            if entry.name != cache_module._plan_name("my-tool 0", 0):
+                os.utime(entry, (1e9 + 100 * n - 1, 1e9 + 100 * n - 1))
+    plans = [p for p in (tmp_path / "cache" / "plans" / key).glob("*.pickle") if p.name != "scanner.pickle"]
+    assert len(plans) == 5
+    assert cache_module.load_cached_plan(key, "my-tool 0", 0) is not None
+    assert cache_module.load_cached_plan(key, "my-tool 11", 0) is not None
+    for n in range(5):  # plans of other rule sets: at most MAX_PLAN_SETS sets keep plans
+        rules.write_text(_RULES + f"# {n}\n", encoding="utf-8")
+        load_plan(paths, False, "my-tool run", 0)
+    assert len(list((tmp_path / "cache" / "plans").iterdir())) <= 3
+    assert not list((tmp_path / "cache").rglob("*.tmp"))
