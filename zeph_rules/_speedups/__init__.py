@@ -8,30 +8,44 @@ Each twin pair is ``_<name>_c`` (Cython) and ``_<name>_py`` (pure), exporting
 the same names.  The compiled modules are used when every one of them was built
 and imports; the pure twins otherwise, or always when
 ``ZEPH_RULES_NO_EXTENSIONS`` is set to a non-empty value other than ``0``.
+
+A twin is imported when one of its names is first used, not when this package
+is: the filter command needs two of the seven, and importing them all (with the
+pure twins the compiled ones check their arguments with) cost a short-lived
+process several milliseconds.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
-import platform
+import sys
 from types import ModuleType
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._tables import BigramIndex, LiteralTable, build_bigram_index, build_literal_table
 
 if TYPE_CHECKING:  # type checkers see the pure twins, the readable reference
-    from ._decide_py import all_matches as all_matches, candidate_orders as candidate_orders
-    from ._decide_py import collect_candidates as collect_candidates, first_match as first_match
-    from ._decide_py import decide_call as decide_call, decide_lists as decide_lists, holds_test as holds_test
-    from ._dedup_py import dedup_lines as dedup_lines, normalize_line as normalize_line
-    from ._lines_py import collapse_runs as collapse_runs, line_end_flags as line_end_flags
+    from ._decide_py import all_matches as all_matches
+    from ._decide_py import candidate_orders as candidate_orders
+    from ._decide_py import collect_candidates as collect_candidates
+    from ._decide_py import decide_call as decide_call
+    from ._decide_py import decide_lists as decide_lists
+    from ._decide_py import first_match as first_match
+    from ._decide_py import holds_test as holds_test
+    from ._dedup_py import dedup_lines as dedup_lines
+    from ._dedup_py import normalize_line as normalize_line
+    from ._lines_py import collapse_runs as collapse_runs
+    from ._lines_py import line_end_flags as line_end_flags
     from ._lines_py import lines_containing as lines_containing
-    from ._literals_py import find_literal_hits as find_literal_hits, find_literals as find_literals
+    from ._literals_py import find_literal_hits as find_literal_hits
+    from ._literals_py import find_literals as find_literals
     from ._scan_py import candidate_windows as candidate_windows
-    from ._topk_py import prepare_matrix as prepare_matrix, topk_cosine as topk_cosine
-    from ._truncate_py import count_lines as count_lines, head_tail_split as head_tail_split
+    from ._topk_py import prepare_matrix as prepare_matrix
+    from ._topk_py import topk_cosine as topk_cosine
+    from ._truncate_py import count_lines as count_lines
+    from ._truncate_py import head_tail_split as head_tail_split
 
 #: twin module stem -> the names it exports
 TWINS: dict[str, tuple[str, ...]] = {
@@ -89,11 +103,58 @@ def select(implementation: str) -> None:
     IMPLEMENTATION = implementation
 
 
-if _pure_forced() or platform.python_implementation() != "CPython" or _modules("c") is None:
-    select("pure")
-else:
-    select("compiled")
+#: hot-path name -> the twin stem that exports it
+_STEM_OF = {name: stem for stem, names in TWINS.items() for name in names}
 
-__all__ = ["IMPLEMENTATION", "BigramIndex", "LiteralTable", "TWINS", "available", "build_bigram_index", "build_literal_table", "select"]
+
+def _compiled_built() -> bool:
+    """Return whether every compiled twin is on disk (found, not imported: importing is deferred)."""
+    return all(importlib.util.find_spec(f"{__name__}.{stem}_c") is not None for stem in COMPILED)
+
+
+def _bind(stem: str) -> None:
+    """Import the selected twin of ``stem`` and bind its names; a compiled one that fails means pure."""
+    kind = "c" if IMPLEMENTATION == "compiled" and stem in COMPILED else "py"
+    try:
+        module = importlib.import_module(f"{__name__}.{stem}_{kind}")
+    except ImportError:
+        if kind == "py":
+            raise
+        select("pure")  # a compiled twin that will not import: every name goes pure, as at startup
+        return
+    for name in TWINS[stem]:
+        globals()[name] = getattr(module, name)
+
+
+def resolved_implementation() -> str:
+    """Import every selected twin now and return the implementation in use (``--version`` says it)."""
+    for stem in TWINS:
+        _bind(stem)
+    return IMPLEMENTATION
+
+
+def __getattr__(name: str) -> Any:
+    """Bind a hot-path name on first use (PEP 562)."""
+    stem = _STEM_OF.get(name)
+    if stem is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    _bind(stem)
+    return globals()[name]
+
+
+if not _pure_forced() and sys.implementation.name == "cpython" and _compiled_built():
+    IMPLEMENTATION = "compiled"
+
+__all__ = [
+    "IMPLEMENTATION",
+    "TWINS",
+    "BigramIndex",
+    "LiteralTable",
+    "available",
+    "build_bigram_index",
+    "build_literal_table",
+    "resolved_implementation",
+    "select",
+]
 for _names in TWINS.values():
     __all__.extend(_names)

@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def _version_text() -> str:
     from .. import _speedups
 
-    return f"zeph-rules {__version__} ({_speedups.IMPLEMENTATION})"
+    return f"zeph-rules {__version__} ({_speedups.resolved_implementation()})"
 
 
 #: command name -> (module in this package, attribute); each module is imported when its command is
