@@ -138,12 +138,14 @@ def test_go_vet_prefix_and_own_crate_lines() -> None:
     assert group_by_rule(_raw("cargo/build_release_ok"), {}, 0).confidence is Confidence.FULL
 
 
-def test_source_excerpts_go_and_error_labels_stay() -> None:
+def test_source_excerpts_go_and_an_error_keeps_its_quoted_line_and_labels() -> None:
     result = group_by_rule(_raw("cargo/build_errors"), {}, 101)
     assert "  --> src/main.rs:29:26" in result.text
-    assert "println!" not in result.text
+    assert '29 |     println!("total {}", totl);' in result.text  # the error's first quoted line
     assert "expected `String`, found `&str`" in result.text  # an error's labelled excerpt line
     assert "source excerpts" in result.text
+    warnings = group_by_rule(_raw("cargo/build_warnings"), {}, 0)
+    assert not any(line.lstrip()[:1].isdigit() and " | " in line for line in warnings.text.split("\n"))
 
 
 def _grep_params() -> dict[str, str]:
@@ -226,14 +228,16 @@ def test_output_without_diagnostics_passes_through_when_not_required() -> None:
     assert group_by_rule(prose, {"require_diagnostics": False}, 0) == (prose, Confidence.FULL)
 
 
-def test_make_output_keeps_commands_and_diagnostics_without_excerpts() -> None:
+def test_make_output_keeps_commands_and_diagnostics_and_only_the_errors_code_line() -> None:
     result = group_by_rule(_raw("make/build_error"), {"require_diagnostics": False}, 2)
     assert result.confidence is Confidence.FULL
     assert "cc -Wall -Wextra -O2 -std=c11 -c src/parse.c -o build/parse.o" in result.text
     assert "src/parse.c:6:5: error: expected ‘,’ or ‘;’ before ‘if’" in result.text
+    assert "    6 |     if (port <= 0 || port > 65535) {" in result.text  # the error's quoted line and caret
+    assert "      |     ^~" in result.text
     assert "make: *** [Makefile:11: build/parse.o] Error 1" in result.text
-    assert "|" not in result.text  # gcc's gutters went
-    assert "... (20 lines of source excerpts and repeats omitted) ..." in result.text
+    assert result.text.count(" | ") == 2  # the error's code and caret lines; the warnings' gutters went
+    assert "... (18 lines of source excerpts and repeats omitted) ..." in result.text
 
 
 def test_only_two_notes_into_system_headers_per_diagnostic() -> None:

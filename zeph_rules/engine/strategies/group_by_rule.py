@@ -388,13 +388,28 @@ _SYSTEM_NOTE = re.compile(r"^(?:/usr/|/opt/|\S*/include/c\+\+/|\S*/lib/gcc/)\S*:
 _SYSTEM_NOTES_KEPT = 2
 
 
+#: a quoted source line with its line number: gcc/clang/rustc ``  12 |     code``, javac has none
+_NUMBERED_CODE = re.compile(r"^\s*\d+\s*[|│] ")
+#: the caret line under it (`` |     ^~~~``), labelled or not
+_CARET_UNDER = re.compile(r"^\s*[|│]\s*[\^~]")
+
+
 def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, int]:
     """Return the diagnostic without its source excerpt (an error keeps the labelled lines).
 
-    Also cut are the notes into system headers past the first two.  Returns the
-    kept lines, the excerpt lines cut and the notes cut.
+    A compiler error keeps the first code line it quotes and the caret under
+    it: often the only context that shows the mistake (``expected ';' before
+    's'``).  Also cut are the notes into system headers past the first two.
+    Returns the kept lines, the excerpt lines cut and the notes cut.
     """
     lines = diagnostic.lines
+    quoted: set[int] = set()
+    if is_error and diagnostic.severity in ("error", "fatal error") and not diagnostic.foldable:
+        first_code = next((index for index, line in enumerate(lines) if index and _NUMBERED_CODE.match(line)), None)
+        if first_code is not None:
+            quoted = {first_code}
+            if first_code + 1 < len(lines) and _CARET_UNDER.match(lines[first_code + 1]):
+                quoted.add(first_code + 1)
     carets = {index for index, line in enumerate(lines) if index and _CARET.match(line)}
     code = {index - 1 for index in carets if index > 1 and _CODE_LINE.match(lines[index - 1])}
     kept: list[str] = []
@@ -405,7 +420,7 @@ def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, in
         excerpt = index in carets or index in code or (
             _EXCERPT.match(line) and not _ARROW.match(line) and not (is_error and _LABEL.match(line))
         )
-        if index and excerpt:
+        if index and excerpt and index not in quoted:
             cut += 1
             continue
         if index and _SYSTEM_NOTE.match(line):
