@@ -7,17 +7,15 @@ a changed rule file is a new key; and the store stays bounded.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
+from fixture_cases import regenerate_goldens
 
 from zeph_rules.cli.main import main
 from zeph_rules.engine import cache as cache_module
@@ -38,16 +36,8 @@ _NOISY = "".join(f"noise line {i}\n" for i in range(20)) + "kept \xe9\n"
 _SECRET = "export AWS_SECRET_ACCESS_KEY=" + "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY" + "\n"
 
 
-def _regenerate_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("regenerate_goldens", ROOT / "scripts" / "regenerate_goldens.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("regenerate_goldens", module)
-    spec.loader.exec_module(module)
-    return module
 
-
-CASES = _regenerate_module().load_cases()
+CASES = regenerate_goldens().load_cases()
 
 
 @pytest.fixture(scope="module")

@@ -9,13 +9,11 @@ output the built-in rules claim to understand comes back as ``Fallback``.
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from fixture_cases import regenerate_goldens
 
 import zeph_rules
 from zeph_rules.engine.graph import MatcherGraph
@@ -26,16 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]")
 
 
-def _regenerate_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("regenerate_goldens", ROOT / "scripts" / "regenerate_goldens.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("regenerate_goldens", module)
-    spec.loader.exec_module(module)
-    return module
 
-
-regenerate = _regenerate_module()
+regenerate = regenerate_goldens()
 CASES = regenerate.load_cases()
 
 
@@ -49,7 +39,7 @@ def test_there_are_fixtures() -> None:
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_fixture(case: "regenerate.Case", graph: MatcherGraph) -> None:  # type: ignore[name-defined]
+def test_fixture(case: regenerate.Case, graph: MatcherGraph) -> None:  # type: ignore[name-defined]
     result = graph.filter(case.command, case.raw, case.exit_code)
     output = result.output
     notice = result.security_notice
@@ -66,7 +56,7 @@ def test_fixture(case: "regenerate.Case", graph: MatcherGraph) -> None:  # type:
     assert graph.filter(case.command, case.raw, case.exit_code).output == output, "not deterministic"
 
     golden = case.path / "expected.txt"
-    assert golden.exists(), f"no golden: run python scripts/regenerate_goldens.py"
+    assert golden.exists(), "no golden: run python scripts/regenerate_goldens.py"
     assert output == golden.read_bytes().decode("utf-8", "surrogateescape"), (
         f"{case.name}: output differs from expected.txt (python scripts/regenerate_goldens.py, then read the diff)"
     )

@@ -10,15 +10,13 @@ first input alone took hours in ``dedup`` and ``truncate``.
 from __future__ import annotations
 
 import functools
-import sys
-from pathlib import Path
 
 import pytest
+from fixture_cases import regenerate_goldens
 
 import zeph_rules
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
-from regenerate_goldens import load_cases  # noqa: E402
+load_cases = regenerate_goldens().load_cases
 
 HOSTILE = {
     "hex-letters": "a" * 300_000 + " error: " + "Fa" * 100_000 + "\n",
