@@ -449,3 +449,11 @@ def test_cargo_keeps_a_failures_list_naming_a_test_not_shown() -> None:
     assert lines[:3] == [
         "failures:", "    tests::parse_quota_rejects_garbage_refill", "    tests::tick_refills_to_capacity",
     ]
+
+
+def test_pytest_keeps_context_that_costs_less_than_its_marker() -> None:
+    result = test_summary(_raw("pytest/q5_q_one_fail"), {}, 1)
+    assert "    def test_fmt_negative():" in result.text  # one short line: cheaper than a marker
+    assert "source context" not in result.text
+    longer = test_summary(_raw("pytest/fail"), {}, 1)
+    assert "lines of source context omitted) ..." in longer.text  # longer context still goes

@@ -83,12 +83,17 @@ def looks_like_pytest(lines: list[str]) -> bool:
     return False
 
 
-def _frame_without_context(body: list[str]) -> tuple[list[str], int]:
+def _text_bytes(lines: list[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
+def _frame_without_context(body: list[str], keep_context: bool = False) -> tuple[list[str], int]:
     """Drop the source lines pytest prints above each ``>`` line; return the rest and how many went.
 
     Those lines are the test's own code leading up to the failing line; the
     failing line itself (``>``), the ``E`` lines and locations stay.  Frames of
-    the import machinery and of pytest itself go whole.
+    the import machinery and of pytest itself go whole.  With ``keep_context``
+    only the machinery frames and the decoration go.
     """
     kept: list[str] = []
     frame: list[str] = []
@@ -99,7 +104,7 @@ def _frame_without_context(body: list[str]) -> tuple[list[str], int]:
         nonlocal dropped
         for line in frame:
             is_context = line.startswith("    ") and not line.lstrip().startswith(("E ", ">"))
-            if has_arrow and is_context:
+            if has_arrow and is_context and not keep_context:
                 dropped += 1
             else:
                 kept.append(line)
@@ -366,11 +371,16 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
     budgeted: list[int] = []
     for index, detail in enumerate(details):
         kept, dropped = _frame_without_context(detail.body)
+        marker = omitted_marker(dropped, "line", "of source context") if dropped else ""
+        if dropped and _text_bytes(detail.body) - _text_bytes(kept) <= len(marker):
+            # a line or two of context costs less than the marker that would replace it
+            kept, dropped = _frame_without_context(detail.body, keep_context=True)
+            marker = omitted_marker(dropped, "line", "of source context") if dropped else ""
         while kept and not kept[-1].strip():
             kept.pop()
         shown[index] = [*cut_trace(kept, trace_limit, lambda line: bool(_SIGNAL.search(line)))]
         if dropped:
-            shown[index].append(omitted_marker(dropped, "line", "of source context"))
+            shown[index].append(marker)
         if len(shown[index]) > _FREE_BLOCK_LINES:
             budgeted.append(index)
     locations = [detail.location() for detail in details]
