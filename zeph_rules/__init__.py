@@ -17,10 +17,13 @@ from ._version import __version__
 
 if TYPE_CHECKING:  # pragma: no cover
     from .engine.compiler import compile_rules as compile_rules
-    from .engine.errors import Diagnostic as Diagnostic, ZephRulesError as ZephRulesError
-    from .engine.graph import MatcherGraph as MatcherGraph, NaiveEvaluator as NaiveEvaluator
+    from .engine.errors import Diagnostic as Diagnostic
+    from .engine.errors import ZephRulesError as ZephRulesError
+    from .engine.graph import MatcherGraph as MatcherGraph
+    from .engine.graph import NaiveEvaluator as NaiveEvaluator
     from .engine.ir import Rule as Rule
-    from .engine.loader import load as load, load_ruleset as load_ruleset
+    from .engine.loader import load as load
+    from .engine.loader import load_ruleset as load_ruleset
     from .engine.ruleset import RuleSet as RuleSet
 
 _LAZY = {

@@ -31,9 +31,15 @@ it is the figure for never-seen command lines.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
-from .bench import BenchResult, _result, _time_rounds, generate_permission_toml, generate_queries
+from .bench import (
+    BenchResult,
+    _result,
+    _time_rounds,
+    generate_permission_toml,
+    generate_queries,
+)
 
 _PROGRAMS = ["git", "cargo", "npm", "docker", "kubectl", "terraform", "make", "pytest", "go", "pip"]
 

@@ -15,7 +15,8 @@ import random
 import re
 import string
 import time
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from .bench import BenchResult, _result
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from typing import NamedTuple, Sequence
+from collections.abc import Sequence
+from typing import NamedTuple
 
 #: Refuse to build tables larger than this many transitions (int32 each).
 MAX_TRANSITIONS = 32 * 1024 * 1024
@@ -28,10 +29,10 @@ class LiteralTable(NamedTuple):
     n_states: int
     n_classes: int
     class_of: bytes
-    delta: "array[int]"  # array('i')
-    out_start: "array[int]"  # array('i')
-    out_ids: "array[int]"  # array('i')
-    lengths: "array[int]"  # array('i')
+    delta: array[int]  # array('i')
+    out_start: array[int]  # array('i')
+    out_ids: array[int]  # array('i')
+    lengths: array[int]  # array('i')
     ignore_case: bool
 
 
@@ -144,9 +145,9 @@ class BigramIndex(NamedTuple):
     filter2: bytes  # 8192 bytes: one bit per 16-bit value
     filter3: bytes
     filter4: bytes
-    bucket_of: "array[int]"  # array('H'), 65536 entries
-    bucket_start: "array[int]"  # array('i')
-    bucket_ids: "array[int]"  # array('i')
+    bucket_of: array[int]  # array('H'), 65536 entries
+    bucket_start: array[int]  # array('i')
+    bucket_ids: array[int]  # array('i')
     ignore_case: bool
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from typing import Sequence
+from collections.abc import Sequence
 
 import click
 
 from .options import FORMAT
+
 
 @click.command()
 @click.option("--only", "only", multiple=True, help="Run only benchmarks whose name starts with this (repeatable).")

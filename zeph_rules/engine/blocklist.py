@@ -12,12 +12,23 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .evaluate import Subject, holds
 from .ir import Rule
-from .shellnorm import HOME, UNKNOWN, Analysis, Event, Segment, ShellConfig, WrapperSpec, analyse, normalise_path
+from .shellnorm import (
+    HOME,
+    UNKNOWN,
+    Analysis,
+    Event,
+    Segment,
+    ShellConfig,
+    WrapperSpec,
+    analyse,
+    normalise_path,
+)
 
 BLOCKLIST = "blocklist"
 #: A check only the engine performs: a program or script not known statically.
@@ -40,7 +51,7 @@ _FORK_BOMB = re.compile(
     r"(?:function\s+)?(?P<name>[^\s(){};|&<>'\"]+)\s*\(\s*\)\s*\{(?P<body>[^}]*)\}"
     r"|function\s+(?P<name2>[^\s(){};|&<>'\"]+)\s*\{(?P<body2>[^}]*)\}"
 )
-_FORK_LOOPS = re.compile(r"fork\s*(?:while|until|\|\|)\s*fork|while\s*(?:true|1|True)\s*[:;]?\s*(?:do)?\s*[^\n]{0,40}?fork\s*\(|os\.fork\(\)\s*(?:and|or|while)", re.I)
+_FORK_LOOPS = re.compile(r"fork\s*(?:while|until|\|\|)\s*fork|while\s*(?:true|1|True)\s*[:;]?\s*(?:do)?\s*[^\n]{0,40}?fork\s*\(|os\.fork\(\)\s*(?:and|or|while)", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

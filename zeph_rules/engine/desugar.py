@@ -13,7 +13,8 @@ and is skipped, and the rules around it still load.
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
@@ -220,10 +221,7 @@ def _real_loc(loc: Sequence[Any], data: Any) -> PathKey:
     out: list[Any] = []
     node = data
     for part in loc:
-        if isinstance(node, dict) and part in node:
-            out.append(part)
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        if isinstance(node, dict) and part in node or isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             out.append(part)
             node = node[part]
         elif isinstance(node, dict) and isinstance(part, str) and not _looks_like_tag(part, node):

@@ -8,8 +8,8 @@ and ``check`` can collect every problem of a run instead of stopping at the firs
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
 
 ERROR = "error"
 WARNING = "warning"

@@ -12,8 +12,9 @@ paths) satisfies a test when any value does.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from .ir import And, Compare, Const, Expr, Not, Or, Regex
 from .patterns import glob_match, regex_search

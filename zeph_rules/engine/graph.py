@@ -14,9 +14,10 @@ graph is what the warm path loads.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any
 
 from .. import _speedups
 from .._speedups import _decide_py as D  # the clause kinds (shared by both twins)
@@ -255,24 +256,24 @@ def _compile_compare(test: Compare) -> Callable[[Subject], Any]:
         except Exception:  # noqa: BLE001 - a bad glob raises when evaluated, as with ``holds``
             return generic
         if op == "~i":
-            fast = lambda value: match(value.casefold()) is not None  # noqa: E731
+            fast = lambda value: match(value.casefold()) is not None
         else:
-            fast = lambda value: match(value) is not None  # noqa: E731
+            fast = lambda value: match(value) is not None
     elif op == "==" and isinstance(literal, str):
         fast = literal.__eq__
     elif op == "!=" and isinstance(literal, str):
         fast = literal.__ne__
     elif op == "^=" and isinstance(literal, str):
-        fast = lambda value: value.startswith(literal)  # noqa: E731
+        fast = lambda value: value.startswith(literal)
     elif op == "$=" and isinstance(literal, str):
-        fast = lambda value: value.endswith(literal)  # noqa: E731
+        fast = lambda value: value.endswith(literal)
     elif op == "in" and isinstance(literal, tuple) and all(type(item) is str for item in literal):
         fast = frozenset(literal).__contains__
     elif op == "truthy":
-        fast = lambda value: value != "" and value != "0" and value != "false"  # noqa: E731
+        fast = lambda value: value != "" and value != "0" and value != "false"
     elif op == "=~" and isinstance(literal, Regex):
         source, flags = literal.source, literal.flags
-        fast = lambda value: regex_search(source, flags, value)  # noqa: E731
+        fast = lambda value: regex_search(source, flags, value)
     if fast is None:
         return generic
     test_value = fast

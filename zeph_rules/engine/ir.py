@@ -77,17 +77,17 @@ class Compare:
 
 @dataclass(frozen=True, slots=True)
 class Not:
-    item: "Expr"
+    item: Expr
 
 
 @dataclass(frozen=True, slots=True)
 class And:
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Or:
-    items: tuple["Expr", ...]
+    items: tuple[Expr, ...]
 
 
 Expr = Union[Const, Compare, Not, And, Or]

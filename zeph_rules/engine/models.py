@@ -7,7 +7,7 @@ rule (see ``desugar``), so one broken rule does not take its neighbours down.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
@@ -41,7 +41,7 @@ def check_glob(value: str) -> str:
 
 
 RegexStr = Annotated[str, Field(min_length=1), AfterValidator(check_regex)]
-OptionalRegex = Annotated[Union[str, None], AfterValidator(lambda v: v if v is None else check_regex(v))]
+OptionalRegex = Annotated[str | None, AfterValidator(lambda v: v if v is None else check_regex(v))]
 
 
 # ------------------------------------------------------------ filter strategies
@@ -81,7 +81,7 @@ class Truncate(Strict):
     fold_from: int | None = Field(None, ge=1)
 
     @model_validator(mode="after")
-    def _fits(self) -> "Truncate":
+    def _fits(self) -> Truncate:
         if self.head + self.tail > self.max_lines:
             raise ValueError(
                 f"head + tail ({self.head} + {self.tail}) exceeds max_lines ({self.max_lines}); "
@@ -130,7 +130,7 @@ class Dedup(Strict):
 
 
 Strategy = Annotated[
-    Union[StripNoise, KeepMatching, StripAnnotated, Truncate, TestSummary, GroupByRule, GitStatus, GitDiff, Dedup],
+    StripNoise | KeepMatching | StripAnnotated | Truncate | TestSummary | GroupByRule | GitStatus | GitDiff | Dedup,
     Field(discriminator="type"),
 ]
 STRATEGY_TYPES = (
@@ -145,7 +145,7 @@ class MatchSpec(Strict):
     regex: OptionalRegex = None
 
     @model_validator(mode="after")
-    def _exactly_one(self) -> "MatchSpec":
+    def _exactly_one(self) -> MatchSpec:
         given = [k for k in ("exact", "prefix", "regex") if getattr(self, k) is not None]
         if len(given) != 1:
             raise ValueError(
@@ -157,7 +157,7 @@ class MatchSpec(Strict):
 
 class FilterRule(Strict):
     name: str = Field(min_length=1, max_length=200)
-    match: Union[str, MatchSpec]
+    match: str | MatchSpec
     strategy: Strategy
     enabled: bool = True
     description: str | None = None
@@ -204,13 +204,13 @@ class BlocklistEntry(Strict):
     program_prefixes: list[str] = []  # ``mkfs.`` matches ``mkfs.ext4``
     subcommands: list[str] = []
     targets: list[str] = []
-    pattern: Annotated[Union[str, None], AfterValidator(lambda v: v if v is None else check_glob(v))] = None
+    pattern: Annotated[str | None, AfterValidator(lambda v: v if v is None else check_glob(v))] = None
     regex: OptionalRegex = None
     effect: Literal["deny", "ask"] = "deny"
     reason: str | None = None
 
     @model_validator(mode="after")
-    def _needs_what_it_checks(self) -> "BlocklistEntry":
+    def _needs_what_it_checks(self) -> BlocklistEntry:
         if self.check == "pattern" and self.pattern is None:
             raise ValueError("a `pattern` check needs `pattern` (a glob over the normalised command)")
         if self.check == "regex" and self.regex is None:
@@ -348,7 +348,7 @@ class InlineTest(Strict):
     expect: Action | None = None
 
     @model_validator(mode="after")
-    def _one_kind(self) -> "InlineTest":
+    def _one_kind(self) -> InlineTest:
         is_decision = self.expect is not None or self.tool is not None
         is_filter = self.output is not None or any(
             getattr(self, k) is not None for k in ("expect_contains", "expect_not_contains", "expect_output", "expect_confidence")

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 MAX_PATTERN_CHARS = 512
 #: Seconds one regex evaluation may take before it counts as "no match".
@@ -144,7 +145,7 @@ def glob_to_regex(glob: str, path: bool = False) -> str:
 
 
 @functools.lru_cache(maxsize=65536)
-def compiled_glob(glob: str, path: bool, fold: bool) -> "re.Pattern[str]":
+def compiled_glob(glob: str, path: bool, fold: bool) -> re.Pattern[str]:
     """Compile a glob (casefolded when ``fold``) into an anchored ``re`` pattern."""
     return re.compile(glob_to_regex(glob.casefold() if fold else glob, path))
 

@@ -25,8 +25,9 @@ from __future__ import annotations
 import functools
 import posixpath
 import weakref
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from .. import _speedups
 from .blocklist import BLOCKLIST, Blocklist, BlocklistResult, Hit

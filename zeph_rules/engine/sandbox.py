@@ -24,8 +24,8 @@ from __future__ import annotations
 import functools
 import glob as globbing
 import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Iterable, Mapping, Sequence
 
 from .patterns import glob_match
 from .shellnorm import HOME, UNKNOWN, Segment

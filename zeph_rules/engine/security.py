@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .. import _speedups
 from .security_reference import (
@@ -343,8 +344,8 @@ def _follow(source: str, keywords: Sequence[str]) -> dict[str, FollowRule] | Non
     analysis cannot prove this for every path.
     """
     try:
-        from re import _parser as sre_parse  # type: ignore[attr-defined]
         import warnings
+        from re import _parser as sre_parse  # type: ignore[attr-defined]
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -16,9 +16,10 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: the warm filter path mostly needs neither
     import regex
@@ -125,7 +126,7 @@ def load_patterns(path: str | Path | None = None) -> tuple[SecretPattern, ...]:
 
 
 class _Compiled:
-    __slots__ = ("pattern", "rx", "allow", "keywords", "order")
+    __slots__ = ("allow", "keywords", "order", "pattern", "rx")
 
     def __init__(self, pattern: SecretPattern, order: int) -> None:
         import regex
@@ -151,7 +152,7 @@ def _compile_all(patterns: Sequence[SecretPattern]) -> tuple[_Compiled, ...]:
     return compiled
 
 
-def _secret_span(m: "regex.Match[str]", group: int) -> tuple[int, int]:
+def _secret_span(m: regex.Match[str], group: int) -> tuple[int, int]:
     """Span of the secret in a match: the declared group, else the first group that took part."""
     if group and m.start(group) >= 0:
         return m.span(group)
@@ -162,7 +163,7 @@ def _secret_span(m: "regex.Match[str]", group: int) -> tuple[int, int]:
     return m.span(0)
 
 
-def _secret_of(m: "regex.Match[str]", c: _Compiled) -> tuple[int, int] | None:
+def _secret_of(m: regex.Match[str], c: _Compiled) -> tuple[int, int] | None:
     """Return the span of a match's secret, or None when it is empty, too random-poor or allowlisted."""
     start, end = _secret_span(m, c.pattern.secret_group)
     if end <= start:

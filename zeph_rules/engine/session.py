@@ -8,9 +8,10 @@ once it has been let through (``record``), so a decision is a pure function of
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 #: Older calls are forgotten beyond this; blocked sequences look back this far.
 MAX_HISTORY = 1000
@@ -34,7 +35,7 @@ class Session:
         return {"calls": self.calls, "history": [{"tool": t, "input": i} for t, i in self.history]}
 
     @classmethod
-    def from_json(cls, data: Any) -> "Session":
+    def from_json(cls, data: Any) -> Session:
         """Build a session from ``{"calls": N, "history": [{"tool", "input" | "args"}]}``; raise ValueError if malformed."""
         if not isinstance(data, dict):
             raise ValueError("a session must be a JSON object with `calls` and `history`")
@@ -50,7 +51,7 @@ class Session:
         return cls(calls=max(calls, len(history)), history=history)
 
     @classmethod
-    def load(cls, path: str | Path) -> "Session":
+    def load(cls, path: str | Path) -> Session:
         """Read a session file; a missing file is an empty session."""
         try:
             text = Path(path).read_text(encoding="utf-8")

@@ -27,8 +27,9 @@ import binascii
 import fnmatch
 import posixpath
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from .commands import Redirect, SimpleCommand, Word, _ansi_c, _Lexer, parse_command
 
@@ -146,7 +147,7 @@ class _Walker:
 
     # ------------------------------------------------------------ scripts
 
-    def script(self, text: str, depth: int, origin: str, env: dict[str, str] | None = None) -> "_ScriptInfo":
+    def script(self, text: str, depth: int, origin: str, env: dict[str, str] | None = None) -> _ScriptInfo:
         """Analyse one script; return what its output is made of."""
         info = _ScriptInfo()
         if depth > MAX_DEPTH or len(self.segments) > MAX_SEGMENTS:
@@ -175,7 +176,7 @@ class _Walker:
     # ------------------------------------------------------------ commands
 
     def command(self, command: SimpleCommand, depth: int, origin: str, env: dict[str, str],
-                upstream: "_Stream | None") -> "_Stream":
+                upstream: _Stream | None) -> _Stream:
         """Analyse one simple command of a pipeline; return what it writes to stdout."""
         words = command.words
         index = 0
@@ -201,8 +202,8 @@ class _Walker:
             stdin = upstream
         return self.run(argv, globbed, redirects, stdin, depth, origin, env, ())
 
-    def run(self, argv: list[str], globbed: list[bool], redirects: tuple[tuple[str, str], ...], stdin: "_Stream | None",
-            depth: int, origin: str, env: dict[str, str], wrappers: tuple[str, ...]) -> "_Stream":
+    def run(self, argv: list[str], globbed: list[bool], redirects: tuple[tuple[str, str], ...], stdin: _Stream | None,
+            depth: int, origin: str, env: dict[str, str], wrappers: tuple[str, ...]) -> _Stream:
         """Peel keywords and wrappers off ``argv`` and record the command it runs."""
         config = self.config
         while argv:
@@ -249,7 +250,7 @@ class _Walker:
             return (matches[0], False) if len(matches) == 1 else ("", True)
         return name, False
 
-    def unwrap(self, program: str, spec: WrapperSpec, argv: list[str], globbed: list[bool], stdin: "_Stream | None",
+    def unwrap(self, program: str, spec: WrapperSpec, argv: list[str], globbed: list[bool], stdin: _Stream | None,
                depth: int, env: dict[str, str]) -> Any:
         """Return the command a wrapper runs, or None when it runs a script (analysed here) or nothing."""
         i = 1
@@ -311,8 +312,8 @@ class _Walker:
             stdin = None
         return rest, rest_glob, stdin
 
-    def emit(self, program: str, argv: list[str], redirects: tuple[tuple[str, str], ...], stdin: "_Stream | None",
-             depth: int, origin: str, env: dict[str, str], wrappers: tuple[str, ...]) -> "_Stream":
+    def emit(self, program: str, argv: list[str], redirects: tuple[tuple[str, str], ...], stdin: _Stream | None,
+             depth: int, origin: str, env: dict[str, str], wrappers: tuple[str, ...]) -> _Stream:
         """Record one command, looking inside the scripts it runs; return its output stream."""
         config = self.config
         args = argv[1:]
@@ -375,8 +376,8 @@ class _Walker:
             return _Stream("file", "")
         return _Stream("dynamic", "")
 
-    def shell(self, program: str, argv: list[str], redirects: tuple[tuple[str, str], ...], stdin: "_Stream | None",
-              depth: int, origin: str, env: dict[str, str], wrappers: tuple[str, ...]) -> "_Stream":
+    def shell(self, program: str, argv: list[str], redirects: tuple[tuple[str, str], ...], stdin: _Stream | None,
+              depth: int, origin: str, env: dict[str, str], wrappers: tuple[str, ...]) -> _Stream:
         """A shell runs ``-c SCRIPT``, a script file, or what arrives on stdin."""
         args = argv[1:]
         i = 0
@@ -411,7 +412,7 @@ class _Walker:
         self.segments.append(Segment(tuple(argv), program, wrappers, redirects, False, depth, origin))
         return _Stream("dynamic", "")
 
-    def interpreter(self, program: str, args: list[str], stdin: "_Stream | None", depth: int, env: dict[str, str]) -> None:
+    def interpreter(self, program: str, args: list[str], stdin: _Stream | None, depth: int, env: dict[str, str]) -> None:
         """Look for shell commands inside inline code; code from stdin is classified."""
         i = 0
         while i < len(args):
@@ -478,7 +479,7 @@ class _Walker:
     def code_from_words(self, words: list[str], origin: str, depth: int, env: dict[str, str], shell: bool) -> None:
         self.script(" ".join(words), depth + 1, origin, env)
 
-    def stdin_code(self, stdin: "_Stream | None", program: str, depth: int, shell: bool) -> None:
+    def stdin_code(self, stdin: _Stream | None, program: str, depth: int, shell: bool) -> None:
         """Classify code a shell or interpreter reads from stdin."""
         if stdin is None:
             return  # an interactive shell; nothing to read
@@ -496,7 +497,7 @@ class _Walker:
 
     # ------------------------------------------------------------ redirections
 
-    def redirections(self, redirections: Iterable[Redirect], depth: int, env: dict[str, str]) -> tuple[tuple[tuple[str, str], ...], "_Stream | None"]:
+    def redirections(self, redirections: Iterable[Redirect], depth: int, env: dict[str, str]) -> tuple[tuple[tuple[str, str], ...], _Stream | None]:
         out: list[tuple[str, str]] = []
         stdin: _Stream | None = None
         for redirect in redirections:
@@ -534,7 +535,7 @@ class _Walker:
     # ------------------------------------------------------------ words
 
     @property
-    def _sub_cache(self) -> dict[str, "_ScriptInfo"]:
+    def _sub_cache(self) -> dict[str, _ScriptInfo]:
         cache = self.__dict__.get("_subs")
         if cache is None:
             cache = self.__dict__["_subs"] = {}
@@ -740,7 +741,7 @@ def _looks_numeric(word: str) -> bool:
     return word[1:2].isdigit()
 
 
-def _static_text(stream: "_Stream | None") -> str | None:
+def _static_text(stream: _Stream | None) -> str | None:
     if stream is not None and stream.kind == "static":
         return stream.text
     return None

@@ -14,10 +14,11 @@ keeping line numbers, and the rest of the file is parsed again.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import tomllib
 
 from .errors import ERROR, Diagnostic
 from .span import Span
@@ -159,8 +160,7 @@ def parse_rule_bytes(raw: bytes, name: str, yaml: bool = False) -> SourceFile:
         src = SourceFile(name, raw.decode("utf-8", "replace"), {})
         src.diagnostics.append(diagnostic(name, line, col, "ZR003", f"file is not valid UTF-8 (byte 0x{raw[exc.start]:02x})"))
         return src
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     return parse_yaml_text(text, name) if yaml else parse_toml_text(text, name)
 
 

@@ -193,7 +193,7 @@ def _check_compare(field: Token, op: str, value: Any, op_token: Token, value_tok
 
 
 def _check_regex(value: Regex, at: int, width: int) -> None:
-    from ..engine.patterns import MAX_PATTERN_CHARS, compile_regex, RegexProblem
+    from ..engine.patterns import MAX_PATTERN_CHARS, RegexProblem, compile_regex
 
     if len(value.source) > MAX_PATTERN_CHARS:
         raise DslSyntaxError(

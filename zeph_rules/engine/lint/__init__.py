@@ -10,9 +10,9 @@ every problem of the run.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
 
 from ..errors import ERROR, WARNING, Diagnostic
 from .blocklist_ids import unknown_blocklist_ids

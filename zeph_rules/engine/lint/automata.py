@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import functools
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 from ..patterns import glob_to_regex
 from . import charsets

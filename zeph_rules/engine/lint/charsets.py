@@ -8,7 +8,7 @@ they need, and ranges keep ``[^/]`` or ``\\S`` finite.
 from __future__ import annotations
 
 import bisect
-from typing import Iterable
+from collections.abc import Iterable
 
 MAX_CODE_POINT = 0x10FFFF
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ERROR, Diagnostic
 from ..ir import Rule
@@ -31,7 +32,7 @@ class LintContext:
     # ------------------------------------------------------------ lookups
 
     @property
-    def graph(self) -> "MatcherGraph":
+    def graph(self) -> MatcherGraph:
         """Return the compiled graph of the whole rule set (compiled once, on first use)."""
         if self._graph is None:
             from ..compiler import compile_rules

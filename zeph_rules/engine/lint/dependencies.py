@@ -7,7 +7,8 @@ itself always denied leaves the gated tool hidden for good.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..errors import WARNING, Diagnostic, did_you_mean
 from ..ir import AUTHORIZATION, PERMISSION, POLICY, And, Compare, Rule

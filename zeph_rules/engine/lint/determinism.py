@@ -8,7 +8,7 @@ state, ordering or the implementation — what users would see as flakiness.
 
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..errors import Diagnostic
 from .context import LintContext

@@ -8,7 +8,8 @@ rule.  Both are reported at the second occurrence, naming the first.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..errors import Diagnostic
 from ..source import PathKey, SourceFile

@@ -10,8 +10,9 @@ the filters that really ran, with a diff for filter output.
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
-from typing import Any, Iterator, Mapping
+from typing import Any
 
 from ..errors import Diagnostic
 from ..ruleset import InlineExample

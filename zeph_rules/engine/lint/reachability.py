@@ -17,7 +17,7 @@ when an earlier condition provably covers its own.
 from __future__ import annotations
 
 import re
-from typing import Iterator
+from collections.abc import Iterator
 
 from ..errors import Diagnostic
 from ..evaluate import Subject, holds

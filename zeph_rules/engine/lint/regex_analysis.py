@@ -19,8 +19,9 @@ the source that pairs each quantifier with the atom it applies to.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterator, Sequence
+from typing import Any
 
 from . import charsets
 from .automata import Unsupported, category_ranges, in_ranges, sre_constants, sre_parse
@@ -89,7 +90,7 @@ def risky_shapes(source: str, flags: str = "") -> list[Shape]:
     return sorted(found, key=lambda s: s.offset)
 
 
-def _alternation_shapes(source: str, positions: list[tuple[int, int, int]], analyser: "_Analyser") -> Iterator[Shape]:
+def _alternation_shapes(source: str, positions: list[tuple[int, int, int]], analyser: _Analyser) -> Iterator[Shape]:
     """Check looped groups' alternatives as written (the parser folds `(a|b)` into a class)."""
     import re
 

@@ -9,7 +9,8 @@ that delete or keep lines are tried for matching everything.
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from ..errors import ERROR, WARNING, Diagnostic
 from ..ir import And, Compare, Expr, Not, Or, Regex

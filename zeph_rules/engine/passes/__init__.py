@@ -6,7 +6,7 @@ pass means writing one module and listing it here.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .index import index
 from .normalise import normalise

@@ -29,5 +29,5 @@ class Program:
     keys: dict[int, tuple[IndexKey, ...]] = field(default_factory=dict)
     dropped: tuple[tuple[Rule, str], ...] = ()
 
-    def with_rules(self, rules: tuple[Rule, ...]) -> "Program":
+    def with_rules(self, rules: tuple[Rule, ...]) -> Program:
         return replace(self, rules=rules)
