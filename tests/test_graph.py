@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 
+import condition_strategies
+import tomllib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from zeph_rules.engine.compiler import compile_rules
 from zeph_rules.engine.graph import NaiveEvaluator
-from zeph_rules.engine.ir import FILTER, And, Compare, Const, Expr, Not, Or, Regex, Rule
+from zeph_rules.engine.ir import FILTER, Expr, Rule
 from zeph_rules.engine.loader import load, load_ruleset
 from zeph_rules.engine.ruleset import RuleSet
 from zeph_rules.engine.source import Span
@@ -26,31 +27,7 @@ text = st.lists(words, max_size=5).map(" ".join)
 globs = st.lists(st.one_of(words, st.sampled_from(["*", "?", "**", "[gG]", "*sudo*"])), min_size=1, max_size=4).map("".join)
 
 
-def compare() -> st.SearchStrategy[Expr]:
-    field = st.sampled_from(FIELDS)
-    return st.one_of(
-        st.builds(lambda f, v: Compare(f, "==", v), field, text),
-        st.builds(lambda f, v: Compare(f, "!=", v), field, text),
-        st.builds(lambda f, v: Compare(f, "^=", v), field, text.filter(bool)),
-        st.builds(lambda f, v: Compare(f, "$=", v), field, text),
-        st.builds(lambda f, g: Compare(f, "~", g), field, globs),
-        st.builds(lambda f, g: Compare(f, "~i", g), field, globs),
-        st.builds(lambda f, r: Compare(f, "=~", Regex(r)), field, st.sampled_from(REGEXES)),
-        st.builds(lambda f, r: Compare(f, "=~", Regex(r, "i")), field, st.sampled_from(REGEXES)),
-        st.builds(lambda f, vs: Compare(f, "in", tuple(vs)), field, st.lists(text, max_size=3)),
-        st.builds(lambda f: Compare(f, "truthy", None), field),
-    )
-
-
-conditions = st.recursive(
-    st.one_of(compare(), st.sampled_from([Const(True), Const(False)])),
-    lambda inner: st.one_of(
-        st.lists(inner, min_size=2, max_size=3).map(lambda xs: And(tuple(xs))),
-        st.lists(inner, min_size=2, max_size=3).map(lambda xs: Or(tuple(xs))),
-        inner.map(Not),
-    ),
-    max_leaves=6,
-)
+conditions = condition_strategies.conditions(FIELDS, text, globs, REGEXES)
 
 
 def _rules(conds: list[Expr], group: str) -> list[Rule]:

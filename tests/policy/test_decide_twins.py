@@ -7,6 +7,7 @@ import pickle
 from types import ModuleType
 from typing import Any
 
+import condition_strategies
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ from zeph_rules._speedups import _decide_py
 from zeph_rules.engine.compiler import compile_rules
 from zeph_rules.engine.evaluate import Subject, holds
 from zeph_rules.engine.graph import NaiveEvaluator, call_subject, encode_test
-from zeph_rules.engine.ir import And, Compare, Const, Expr, Not, Or, Regex, Rule
+from zeph_rules.engine.ir import Compare, Expr, Rule
 from zeph_rules.engine.ruleset import RuleSet
 from zeph_rules.engine.source import Span
 
@@ -40,31 +41,7 @@ call_text = st.lists(st.one_of(words, st.just("\udc80")), max_size=5).map(" ".jo
 globs = st.lists(st.one_of(words, st.sampled_from(["*", "?", "**", "[gG]", "*sudo*"])), min_size=1, max_size=4).map("".join)
 
 
-def _compare() -> st.SearchStrategy[Expr]:
-    field = st.sampled_from(FIELDS)
-    return st.one_of(
-        st.builds(lambda f, v: Compare(f, "==", v), field, st.one_of(text, st.just(3), st.just(True))),
-        st.builds(lambda f, v: Compare(f, "!=", v), field, text),
-        st.builds(lambda f, v: Compare(f, "^=", v), field, text.filter(bool)),
-        st.builds(lambda f, v: Compare(f, "$=", v), field, text),
-        st.builds(lambda f, g: Compare(f, "~", g), field, globs),
-        st.builds(lambda f, g: Compare(f, "~i", g), field, globs),
-        st.builds(lambda f, r: Compare(f, "=~", Regex(r)), field, st.sampled_from(REGEXES)),
-        st.builds(lambda f, r: Compare(f, "=~", Regex(r, "i")), field, st.sampled_from(REGEXES)),
-        st.builds(lambda f, vs: Compare(f, "in", tuple(vs)), field, st.lists(text, max_size=3)),
-        st.builds(lambda f: Compare(f, "truthy", None), field),
-    )
-
-
-conditions = st.recursive(
-    st.one_of(_compare(), st.sampled_from([Const(True), Const(False)])),
-    lambda inner: st.one_of(
-        st.lists(inner, min_size=2, max_size=3).map(lambda xs: And(tuple(xs))),
-        st.lists(inner, min_size=2, max_size=3).map(lambda xs: Or(tuple(xs))),
-        inner.map(Not),
-    ),
-    max_leaves=6,
-)
+conditions = condition_strategies.conditions(FIELDS, text, globs, REGEXES, equal_to=st.one_of(text, st.just(3), st.just(True)))
 payloads = st.one_of(
     call_text,
     st.builds(lambda c, p, t: {"command": c, "path": p, "mode": t}, call_text, call_text, call_text),
