@@ -22,10 +22,10 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .. import _speedups
 from .sanitize import sanitize
 from .signals import restore_signals
 from .strategies import STRATEGIES, Confidence
+from .strategies._common import lines_with_words
 
 if TYPE_CHECKING:  # pragma: no cover
     from .graph import MatcherGraph
@@ -198,7 +198,6 @@ _SIGNAL_WORDS = (
     "permission denied", "access denied", "operation not permitted", "rustsec-", "cve-", "ghsa", "vulnerabilit",
     " severity", "security ",
 )
-_FOLD_FIXES = str.maketrans({"\u0131": "i"})  # the regex engine's ignore-case also equates dotless i with i
 
 
 def _signal_candidates(clean: str) -> str:
@@ -207,12 +206,9 @@ def _signal_candidates(clean: str) -> str:
     ``signals.SIGNAL`` is a case-insensitive alternation, slow on megabytes of
     output; a case-folded substring search finds the few lines it can match.
     """
-    folded = clean.casefold()
-    if "\u0131" in folded:  # instant on ASCII and Latin-1 text: the character cannot be there
-        folded = folded.translate(_FOLD_FIXES)
-    if len(folded) != len(clean):
+    starts = lines_with_words(clean, _SIGNAL_WORDS)
+    if starts is None:
         return clean  # a character folded to several: positions no longer line up
-    starts = _speedups.lines_containing(folded, _SIGNAL_WORDS)
     if not starts:
         return ""
     lines = []

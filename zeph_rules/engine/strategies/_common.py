@@ -7,12 +7,49 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
+from ... import _speedups
 from ..patterns import REGEX_TIMEOUT, compile_regex
 
 #: a whole run of hex characters holding a digit (a number, a hex id, ``sha256`` not, ``7f3a`` yes);
 #: anchored at the run's start, so a run without a digit ("deadbeef", "aaaa...") costs one scan
 #: instead of one per position -- unanchored, a 5 MB line of letters took minutes
 NUMBERISH = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
+
+
+_DOTLESS_I = str.maketrans({"\u0131": "i"})
+
+
+def lines_with_words(text: str, words: tuple[str, ...]) -> list[int] | None:
+    """Return the start offsets of the lines of ``text`` holding one of ``words`` (case-folded), ascending.
+
+    A case-insensitive regex over megabytes of output is slow; this finds the
+    few lines it can match with one substring search over the case-folded
+    text.  The words must be case-folded; the dotless i is folded to ``i`` as
+    the regex engines' ignore-case equates them.  None when folding changed
+    the text's length: offsets no longer line up, so every line is a candidate.
+    """
+    folded = text.casefold()
+    if "\u0131" in folded:  # instant on ASCII and Latin-1 text: the character cannot be there
+        folded = folded.translate(_DOTLESS_I)
+    if len(folded) != len(text):
+        return None
+    return _speedups.lines_containing(folded, words)
+
+
+def line_indices(starts: Iterable[int], lines: list[str]) -> set[int]:
+    """Return the indices in ``lines`` (``text.split("\\n")``) of the lines starting at ``starts`` (ascending)."""
+    found: set[int] = set()
+    wanted = iter(starts)
+    next_start = next(wanted, -1)
+    offset = 0
+    for index, line in enumerate(lines):
+        if next_start == -1:
+            break
+        if offset == next_start:
+            found.add(index)
+            next_start = next(wanted, -1)
+        offset += len(line) + 1
+    return found
 
 
 class Confidence(enum.IntEnum):

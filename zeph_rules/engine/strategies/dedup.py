@@ -49,6 +49,8 @@ from ._common import (
     guarded,
     int_param,
     join_lines,
+    line_indices,
+    lines_with_words,
     matches_any,
     omitted_marker,
     plural,
@@ -98,24 +100,8 @@ _SECURITY_WORDS = (
 
 def _candidates(text: str, lines: list[str], words: tuple[str, ...]) -> set[int] | None:
     """Return the indices of the lines that contain one of ``words`` in any case (None: check every line)."""
-    folded = text.lower()
-    if len(folded) != len(text):
-        return None  # a character lowered to several: offsets no longer line up
-    starts = _speedups.lines_containing(folded, words)
-    if not starts:
-        return set()
-    found: set[int] = set()
-    wanted = iter(starts)
-    next_start = next(wanted)
-    offset = 0
-    for index, line in enumerate(lines):
-        if offset == next_start:
-            found.add(index)
-            next_start = next(wanted, -1)
-            if next_start == -1:
-                break
-        offset += len(line) + 1
-    return found
+    starts = lines_with_words(text, words)
+    return None if starts is None else line_indices(starts, lines)
 
 
 # -- log records ----------------------------------------------------------------

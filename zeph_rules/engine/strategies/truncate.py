@@ -15,8 +15,6 @@ any other.  ``fold_from`` lets runs fold in output shorter than
 
 from __future__ import annotations
 
-import bisect
-import itertools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -29,6 +27,8 @@ from ._common import (
     guarded,
     int_param,
     join_lines,
+    line_indices,
+    lines_with_words,
     omitted_marker,
     split_lines,
 )
@@ -40,7 +40,6 @@ _RUN_TAIL = 3
 
 _NUMBERISH = NUMBERISH
 _MONTH = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b")
-_SPACES = re.compile(r"\s+")
 _INLINE_SPACES = re.compile(r"[^\S\n]+")
 _HEADER = re.compile(r"^\S[^:]*:$")
 #: a line that reports a problem; the middle of a long output keeps these first
@@ -56,18 +55,12 @@ _LANDMARK_SHARE = 4
 _TREE_PREFIX = re.compile(r"^(?:[│|]\s{2,3}|\s{4}|[├└`]──\s?|[├└]── |\|-- |`-- )*")
 
 
-def _shape(line: str) -> str:
-    """Return what makes ``line`` different from its siblings: numbers, ids, dates and padding blanked."""
-    shape = _MONTH.sub("M", _NUMBERISH.sub("0", line))
-    return _SPACES.sub(" ", shape.replace("└", "├").replace("`--", "|--")).strip()
-
-
 def _shapes(lines: list[str]) -> list[str]:
-    """``[_shape(line) for line in lines]``, with each substitution run once over the whole text.
+    """Return what makes each line different from its siblings: numbers, ids, dates and padding blanked.
 
-    Three regex calls per line cost seconds on a few hundred thousand lines;
-    none of the patterns crosses a newline, so running them on the joined
-    text gives the same shapes (whitespace runs stop at newlines here).
+    Each substitution runs once over the whole text: three regex calls per line
+    cost seconds on a few hundred thousand lines, and none of the patterns
+    crosses a newline (whitespace runs stop at newlines here).
     """
     if not lines:
         return []
@@ -76,7 +69,6 @@ def _shapes(lines: list[str]) -> list[str]:
     return [shape.strip() for shape in shaped.split("\n")]
 
 
-_DOTLESS_I = str.maketrans({"\u0131": "i"})
 #: a literal every alternative of ``_TROUBLE`` contains, case-folded
 _TROUBLE_WORDS = ("error", "fatal", "fail", "panic", "exception", "traceback", "segmentation fault", "killed",
                   "*** ", "err!")
@@ -85,24 +77,13 @@ _TROUBLE_WORDS = ("error", "fatal", "fail", "panic", "exception", "traceback", "
 def _troubled(lines: list[str]) -> set[int]:
     """Return the indices of the lines that report trouble.
 
-    A substring search over the whole case-folded text finds the few lines that
-    can match; only those meet the regex (a case-insensitive alternation runs
-    at a few MB/s over a whole output).
+    A substring search over the whole case-folded text finds the few lines
+    that can match; only those meet the regex (a case-insensitive alternation
+    runs at a few MB/s over a whole output).
     """
-    text = "\n".join(lines)
-    # casefold, and the dotless i, as the regex's ignore-case equates them ("ſ" ~ "s", "ı" ~ "i")
-    folded = text.casefold()
-    if "\u0131" in folded:
-        folded = folded.translate(_DOTLESS_I)
-    if len(folded) != len(text):  # a character folded to several: offsets no longer line up
-        return {index for index, line in enumerate(lines) if _TROUBLE.search(line)}
-    starts = list(itertools.accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
-    found: set[int] = set()
-    for start in _speedups.lines_containing(folded, _TROUBLE_WORDS):
-        index = bisect.bisect_right(starts, start) - 1
-        if _TROUBLE.search(lines[index]):
-            found.add(index)
-    return found
+    starts = lines_with_words("\n".join(lines), _TROUBLE_WORDS)
+    candidates = range(len(lines)) if starts is None else sorted(line_indices(starts, lines))
+    return {index for index in candidates if _TROUBLE.search(lines[index])}
 
 
 def _fold_similar(lines: list[str]) -> list[tuple[str, int]]:
