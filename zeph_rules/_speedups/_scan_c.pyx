@@ -3,10 +3,12 @@
 
 The hot loop tests one bit per input position (the two-byte prefix of every
 keyword, folded) with no dependency between positions, so it runs near memory
-speed; only flagged positions compare keywords.
+speed; only flagged positions compare keywords.  The whole search runs without
+the GIL (windows are collected in a C array and become tuples at the end), so
+the ``filter`` command scans in a thread while the filters run.
 """
 
-from libc.stdlib cimport malloc, free
+from libc.stdlib cimport malloc, free, realloc
 from libc.stdint cimport uint32_t
 from libc.string cimport memchr
 
@@ -95,6 +97,38 @@ cdef inline bint _follows(const unsigned char* buf, Py_ssize_t n, Py_ssize_t hit
     return False
 
 
+cdef struct Window:
+    Py_ssize_t pattern
+    Py_ssize_t low
+    Py_ssize_t high
+    bint at_hit
+
+
+cdef struct Windows:
+    Window* items
+    Py_ssize_t count
+    Py_ssize_t capacity
+    bint failed  # an allocation failed: the caller raises MemoryError
+
+
+cdef inline void _add(Windows* out, Py_ssize_t pattern, Py_ssize_t low, Py_ssize_t high, bint at_hit) noexcept nogil:
+    cdef Window* grown
+    cdef Py_ssize_t capacity
+    if out.count == out.capacity:
+        capacity = out.capacity * 2 if out.capacity else 64
+        grown = <Window*> realloc(out.items, capacity * sizeof(Window))
+        if grown == NULL:
+            out.failed = True
+            return
+        out.items = grown
+        out.capacity = capacity
+    out.items[out.count].pattern = pattern
+    out.items[out.count].low = low
+    out.items[out.count].high = high
+    out.items[out.count].at_hit = at_hit
+    out.count += 1
+
+
 def candidate_windows(index, data, literal_patterns, radius, line_reach, anchored, follow):
     """Return sorted ``(pattern, start, end, at_hit)`` byte windows (see ``_scan_py``)."""
     _check(index, data, literal_patterns, radius, line_reach, anchored, follow)
@@ -146,7 +180,10 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
         free(f_distance); free(f_stop); free(f_table)
         raise MemoryError()
     literals = index.literals  # keeps the literal bytes alive while we hold pointers
-    out = []
+    cdef Windows out
+    out.items = NULL
+    out.count = out.capacity = 0
+    out.failed = False
     try:
         k = 0
         for literal in range(n_literals):
@@ -171,99 +208,104 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
             anchors[pattern] = 1 if anchored[pattern] else 0
             win_low[pattern] = -1
             cl_count[pattern] = 0
-        for block in range(0, n, BLOCK):
-            n_flagged = _flagged_positions(buf, n, block, block + BLOCK if n - block > BLOCK else n, fold, f2, f3, f4,
-                                           flagged)
-            for c in range(n_flagged):
-                i = flagged[c]
-                bucket = bucket_of[(fold[buf[i]] << 8) | fold[buf[i + 1]]]
-                if bucket == 0:
-                    continue
-                for m in range(bucket_start[bucket], bucket_start[bucket + 1]):
-                    literal = bucket_ids[m]
-                    length = lit_len[literal]
-                    if i + length > n:
+        with nogil:
+            for block in range(0, n, BLOCK):
+                n_flagged = _flagged_positions(buf, n, block, block + BLOCK if n - block > BLOCK else n, fold, f2, f3, f4,
+                                               flagged)
+                for c in range(n_flagged):
+                    i = flagged[c]
+                    bucket = bucket_of[(fold[buf[i]] << 8) | fold[buf[i + 1]]]
+                    if bucket == 0:
                         continue
-                    equal = True
-                    for j in range(2, length):
-                        if fold[buf[i + j]] != lit_ptr[literal][j]:
-                            equal = False
-                            break
-                    if not equal:
-                        continue
-                    hit_end = i + length
-                    for k in range(lp_start[literal], lp_start[literal + 1]):
-                        pattern = lp_ids[k]
-                        if f_distance[k] >= 0 and not _follows(buf, n, hit_end, f_distance[k], f_stop[k], f_table[k]):
+                    for m in range(bucket_start[bucket], bucket_start[bucket + 1]):
+                        literal = bucket_ids[m]
+                        length = lit_len[literal]
+                        if i + length > n:
                             continue
-                        low = hit_end - rad[pattern]
-                        if low < 0:
-                            low = 0
-                        high = i + rad[pattern]
-                        if high > n:
-                            high = n
-                        reach = reaches[pattern]
-                        if reach < 2:
-                            # line bounds are only searched inside [low, high): a hit
-                            # on a 10 MB line costs its radius, not the line
-                            first = _line_start_within(buf, low, i)
-                            end = _line_end_within(buf, hit_end, high)
-                            if reach == 1:
-                                if first > low:
-                                    first = _line_start_within(buf, low, first - 1)
-                                if end < high:
-                                    end = _line_end_within(buf, end + 1, high)
-                            low = first
-                            high = end
-                        if anchors[pattern]:
-                            if cl_count[pattern] and i <= cl_high[pattern]:
-                                if high > cl_high[pattern]:
-                                    cl_high[pattern] = high
-                                cl_count[pattern] += 1
-                                if cl_count[pattern] <= CLUSTER:
-                                    q = (pattern * CLUSTER + cl_count[pattern] - 1) * 2
-                                    cl_hits[q] = i
-                                    cl_hits[q + 1] = high
+                        equal = True
+                        for j in range(2, length):
+                            if fold[buf[i + j]] != lit_ptr[literal][j]:
+                                equal = False
+                                break
+                        if not equal:
+                            continue
+                        hit_end = i + length
+                        for k in range(lp_start[literal], lp_start[literal + 1]):
+                            pattern = lp_ids[k]
+                            if f_distance[k] >= 0 and not _follows(buf, n, hit_end, f_distance[k], f_stop[k], f_table[k]):
                                 continue
-                            if cl_count[pattern]:
-                                _flush_cluster(out, pattern, cl_low, cl_high, cl_count, cl_hits)
-                            cl_low[pattern] = i
-                            cl_high[pattern] = high
-                            cl_count[pattern] = 1
-                            q = pattern * CLUSTER * 2
-                            cl_hits[q] = i
-                            cl_hits[q + 1] = high
-                            continue
-                        if win_low[pattern] >= 0 and low <= win_high[pattern]:
-                            if low < win_low[pattern]:
-                                win_low[pattern] = low
-                            if high > win_high[pattern]:
-                                win_high[pattern] = high
-                            continue
-                        if win_low[pattern] >= 0:
-                            out.append((pattern, win_low[pattern], win_high[pattern], False))
-                        win_low[pattern] = low
-                        win_high[pattern] = high
-        for pattern in range(n_patterns):
-            if cl_count[pattern]:
-                _flush_cluster(out, pattern, cl_low, cl_high, cl_count, cl_hits)
-        for pattern in range(n_patterns):
-            if win_low[pattern] >= 0:
-                out.append((pattern, win_low[pattern], win_high[pattern], False))
+                            low = hit_end - rad[pattern]
+                            if low < 0:
+                                low = 0
+                            high = i + rad[pattern]
+                            if high > n:
+                                high = n
+                            reach = reaches[pattern]
+                            if reach < 2:
+                                # line bounds are only searched inside [low, high): a hit
+                                # on a 10 MB line costs its radius, not the line
+                                first = _line_start_within(buf, low, i)
+                                end = _line_end_within(buf, hit_end, high)
+                                if reach == 1:
+                                    if first > low:
+                                        first = _line_start_within(buf, low, first - 1)
+                                    if end < high:
+                                        end = _line_end_within(buf, end + 1, high)
+                                low = first
+                                high = end
+                            if anchors[pattern]:
+                                if cl_count[pattern] and i <= cl_high[pattern]:
+                                    if high > cl_high[pattern]:
+                                        cl_high[pattern] = high
+                                    cl_count[pattern] += 1
+                                    if cl_count[pattern] <= CLUSTER:
+                                        q = (pattern * CLUSTER + cl_count[pattern] - 1) * 2
+                                        cl_hits[q] = i
+                                        cl_hits[q + 1] = high
+                                    continue
+                                if cl_count[pattern]:
+                                    _flush_cluster(&out, pattern, cl_low, cl_high, cl_count, cl_hits)
+                                cl_low[pattern] = i
+                                cl_high[pattern] = high
+                                cl_count[pattern] = 1
+                                q = pattern * CLUSTER * 2
+                                cl_hits[q] = i
+                                cl_hits[q + 1] = high
+                                continue
+                            if win_low[pattern] >= 0 and low <= win_high[pattern]:
+                                if low < win_low[pattern]:
+                                    win_low[pattern] = low
+                                if high > win_high[pattern]:
+                                    win_high[pattern] = high
+                                continue
+                            if win_low[pattern] >= 0:
+                                _add(&out, pattern, win_low[pattern], win_high[pattern], False)
+                            win_low[pattern] = low
+                            win_high[pattern] = high
+            for pattern in range(n_patterns):
+                if cl_count[pattern]:
+                    _flush_cluster(&out, pattern, cl_low, cl_high, cl_count, cl_hits)
+            for pattern in range(n_patterns):
+                if win_low[pattern] >= 0:
+                    _add(&out, pattern, win_low[pattern], win_high[pattern], False)
+        if out.failed:
+            raise MemoryError()
+        found = {(out.items[q].pattern, out.items[q].low, out.items[q].high, bool(out.items[q].at_hit))
+                 for q in range(out.count)}
     finally:
         free(lp_start); free(lp_ids); free(lit_len); free(lit_ptr); free(rad); free(reaches); free(anchors)
         free(win_low); free(win_high); free(cl_low); free(cl_high); free(cl_count); free(cl_hits); free(flagged)
-        free(f_distance); free(f_stop); free(f_table)
-    return sorted(set(out))
+        free(f_distance); free(f_stop); free(f_table); free(out.items)
+    return sorted(found)
 
 
-cdef void _flush_cluster(list out, int pattern, Py_ssize_t* cl_low, Py_ssize_t* cl_high, Py_ssize_t* cl_count,
-                         Py_ssize_t* cl_hits) except *:
+cdef void _flush_cluster(Windows* out, int pattern, Py_ssize_t* cl_low, Py_ssize_t* cl_high, Py_ssize_t* cl_count,
+                         Py_ssize_t* cl_hits) noexcept nogil:
     cdef Py_ssize_t h, q
     if cl_count[pattern] > CLUSTER:
-        out.append((pattern, cl_low[pattern], cl_high[pattern], False))
+        _add(out, pattern, cl_low[pattern], cl_high[pattern], False)
     else:
         for h in range(cl_count[pattern]):
             q = (pattern * CLUSTER + h) * 2
-            out.append((pattern, cl_hits[q], cl_hits[q + 1], True))
+            _add(out, pattern, cl_hits[q], cl_hits[q + 1], True)
     cl_count[pattern] = 0

@@ -128,7 +128,6 @@ def _main_click(args: list[str]) -> int:
 
 def _filter_without_click(params: dict[str, Any]) -> int:
     """Run ``filter`` as ``_main_click`` would, exits and messages included, without importing click on success."""
-    from ..engine.errors import ZephRulesError
     from .filter_core import run_filter
 
     try:
@@ -139,10 +138,12 @@ def _filter_without_click(params: dict[str, Any]) -> int:
         click.echo(file=sys.stderr)  # click closes the terminal's ^C echo, then reports the abort
         click.echo("Aborted.", err=True)
         return 1
-    except ZephRulesError as exc:
-        return _report(exc)
-    except OSError as exc:
-        if exc.errno != errno.EPIPE:
+    except Exception as exc:  # noqa: BLE001 - sorted below; the error module is imported only when one happens
+        from ..engine.errors import ZephRulesError
+
+        if isinstance(exc, ZephRulesError):
+            return _report(exc)
+        if not isinstance(exc, OSError) or exc.errno != errno.EPIPE:
             raise
         # what click does on a closed pipe: quiet the final flushes, exit 1
         from click import utils

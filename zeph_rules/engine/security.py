@@ -15,10 +15,8 @@ whole text and is what the conformance tests measure recall against.
 from __future__ import annotations
 
 import re
-import string
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .. import _speedups
 from .security_reference import (
@@ -169,6 +167,8 @@ Follow = tuple[int, frozenset[str], bool, "frozenset[str] | None"]
 
 def _item_chars(items: list[Any]) -> frozenset[str] | None:
     """Every character a sequence of items can consume (None: any, or unknown)."""
+    import string  # building the tables only; never on a cached scanner's path
+
     chars: set[str] = set()
     for op, arg in items:
         name = str(op)
@@ -424,8 +424,7 @@ def _needs_timeout(source: str) -> bool:
         return True
 
 
-@dataclass(frozen=True)
-class ScanTables:
+class ScanTables(NamedTuple):
     """The plain-value tables the compiled prefilter reads (picklable)."""
 
     keywords: Any  # BigramIndex

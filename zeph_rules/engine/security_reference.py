@@ -17,9 +17,8 @@ import bisect
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # imported where a pattern is compiled: the warm filter path mostly needs neither
     import regex
@@ -46,8 +45,7 @@ DEFAULT_TIMEOUT = 0.5
 _MAX_REGEX_LEN = 512
 
 
-@dataclass(frozen=True)
-class SecretPattern:
+class SecretPattern(NamedTuple):
     """One credential pattern, as declared in ``security.toml``."""
 
     id: str
@@ -60,8 +58,7 @@ class SecretPattern:
     allowlist: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(NamedTuple):
     """Where a credential-shaped string was seen.  Deliberately has no value field."""
 
     rule: str

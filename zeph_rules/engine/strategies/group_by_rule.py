@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..patterns import REGEX_TIMEOUT
@@ -122,26 +121,31 @@ _CONTEXT = re.compile(
 )
 
 
-@dataclass
 class Diagnostic:
-    """One diagnostic: its head, the lines that belong to it, and what it is grouped by."""
+    """One diagnostic: its head, the lines that belong to it, and what it is grouped by.
 
-    severity: str
-    message: str
-    rule: str | None
-    location: str | None
-    lines: list[str] = field(default_factory=list)
-    ends_at_blank: bool = False
-    #: whether repeats may fold into "also at"; errors of compilers never do (see _located)
-    foldable: bool | None = None
-    #: tsc --pretty: blank lines and code frames belong to the diagnostic until the next head
-    ends_at_head: bool = False
-    #: pyright: the rule closes the diagnostic's last line, after its continuation
-    rule_at_end: bool = False
+    A plain class rather than a dataclass: this runs in every ``filter``
+    process, where importing ``dataclasses`` costs more than grouping a report.
+    """
 
-    def __post_init__(self) -> None:
-        if self.foldable is None:
-            self.foldable = self.severity not in ("error", "fatal error")
+    __slots__ = ("ends_at_blank", "ends_at_head", "foldable", "lines", "location", "message", "rule", "rule_at_end",
+                 "severity")
+
+    def __init__(self, severity: str, message: str, rule: str | None, location: str | None,
+                 lines: list[str] | None = None, ends_at_blank: bool = False, foldable: bool | None = None,
+                 ends_at_head: bool = False, rule_at_end: bool = False) -> None:
+        self.severity = severity
+        self.message = message
+        self.rule = rule
+        self.location = location
+        self.lines: list[str] = [] if lines is None else lines
+        self.ends_at_blank = ends_at_blank
+        #: whether repeats may fold into "also at"; errors of compilers never do (see _located)
+        self.foldable = severity not in ("error", "fatal error") if foldable is None else foldable
+        #: tsc --pretty: blank lines and code frames belong to the diagnostic until the next head
+        self.ends_at_head = ends_at_head
+        #: pyright: the rule closes the diagnostic's last line, after its continuation
+        self.rule_at_end = rule_at_end
 
 
 def _shape(message: str) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from .._common import cut_block, omitted_marker, plural
 
@@ -12,19 +11,23 @@ from .._common import cut_block, omitted_marker, plural
 LOCATION = re.compile(r"[\w./\\-]+\.\w+:\d+")
 
 
-@dataclass
 class Report:
-    """The lines a parser keeps, and what it learnt while choosing them."""
+    """The lines a parser keeps, and what it learnt while choosing them.
 
-    lines: list[str] = field(default_factory=list)
-    failures: int = 0
-    passed_omitted: int = 0
-    skipped_omitted: int = 0
-    other_omitted: int = 0
-    #: further dropped material for the head marker, e.g. ``"5 lines of session header"``
-    also_omitted: list[str] = field(default_factory=list)
-    #: set when the parser met something it did not expect (the report stays conservative)
-    unsure: bool = False
+    A plain class: this runs in every ``filter`` process, where importing
+    ``dataclasses`` costs more than the parsing.
+    """
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.failures = 0
+        self.passed_omitted = 0
+        self.skipped_omitted = 0
+        self.other_omitted = 0
+        #: further dropped material for the head marker, e.g. ``"5 lines of session header"``
+        self.also_omitted: list[str] = []
+        #: set when the parser met something it did not expect (the report stays conservative)
+        self.unsure = False
 
     def omit_passed(self, count: int = 1) -> None:
         """Count dropped passing-test lines."""
