@@ -71,6 +71,15 @@ def test_collapse_runs_twins_agree(text: str, banned: tuple[str, ...]) -> None:
                 assert not any(word in line for word in banned)
 
 
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(alphabet="ab .\n", max_size=300),
+       banned=st.lists(st.text(alphabet="ab .", min_size=2, max_size=12), min_size=1, max_size=4).map(tuple))
+def test_collapse_runs_finds_banned_words_at_every_alignment(text: str, banned: tuple[str, ...]) -> None:
+    # a small alphabet puts the words everywhere, overlapping, at every distance from each other: the
+    # compiled search skips ahead over the text and must never skip an occurrence
+    agree("collapse_runs", "test " + text.replace("\n", " ... ok\ntest ") + " ... ok", "test ", " ... ok", banned)
+
+
 def test_collapse_runs_on_a_large_run() -> None:
     body = "\n".join(["running 3 tests", *(f"test m::case_{i} ... ok" for i in range(5000)), "test m::x ... FAILED",
                       "test m::y ... ok", *(f"test 日::{i} ... ok" for i in range(3)), ""])
