@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from typing import Any
 
@@ -17,6 +18,8 @@ from hypothesis import strategies as st
 
 from zeph_rules import _speedups
 from zeph_rules.engine import pipeline
+from zeph_rules.engine.security import Scanner, default_scanner
+from zeph_rules.engine.signals import SIGNAL_WORDS
 from zeph_rules.engine.sanitize import (
     _BLANK_RUN,
     _ESCAPES,
@@ -115,7 +118,7 @@ def plain_signal_candidates(clean: str) -> str:
     if len(folded) != len(clean):
         return clean
     starts: set[int] = set()
-    for word in pipeline._SIGNAL_WORDS:
+    for word in SIGNAL_WORDS:
         at = folded.find(word)
         while at != -1:
             starts.add(clean.rfind("\n", 0, at) + 1)
@@ -137,6 +140,34 @@ signal_text = st.lists(st.sampled_from(["PANIC", "panicked at", "Permission Deni
 @example(text="thread panıcked\nok")
 def test_signal_candidates_equal_the_plain_search(text: str) -> None:
     assert pipeline._signal_candidates(text) == plain_signal_candidates(text)
+
+
+# the words the security scan marks lines by, with what sanitising leaves and what makes the scan step aside
+marked_text = st.lists(st.sampled_from(["PANIC", "panicked at x", "Permission Denied", "cve-2024-1", " severity", "security ",
+                                        "keep", "keep panic", "x", "\n", "\n", "\n\n\n\n", "  ", "\t", "\r", "\r\n",
+                                        "pa\rnic", "panic\rxx", "\x1b[31m", "pa\x1b[1mnicked at x", "ſecurity ", "日"]),
+                       max_size=30).map("".join)
+
+
+@functools.cache
+def _unmarking_scanner() -> Scanner:
+    return Scanner(default_scanner().patterns)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=marked_text)
+@example(text="panicked at x  \nsecurity \nkeep")
+@example(text="panicked at x\r\nsecurity \rx\npanic\rpanic\r\nkeep")
+@example(text="pa\x1b[1mnicked at x\nkeep")
+def test_signal_lines_marked_by_the_scan_equal_the_sanitised_search(text: str) -> None:
+    # the security pass finds the signal lines in the raw output when it can; the filtered output
+    # must be exactly what searching the sanitised text gives
+    plan_rules = (("strip-all-but-keep", "strip_noise", (("patterns", ["^(?!keep)"]),)),)
+    marking, plain = default_scanner(), _unmarking_scanner()
+    assert marking.marks_lines and not plain.marks_lines
+    with_marks = pipeline.run_plan(pipeline.FilterPlan(plan_rules, False, marking), "x", text, 0)
+    without = pipeline.run_plan(pipeline.FilterPlan(plan_rules, False, plain), "x", text, 0)
+    assert with_marks == without
 
 
 # -- strip_noise literal prefilter -----------------------------------------------------------

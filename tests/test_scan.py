@@ -40,7 +40,8 @@ def test_candidate_window_twins_agree(literals: list[bytes], data: bytes, fold: 
     rng = random.Random(seed)
     index = build_bigram_index(literals, ignore_case=fold)
     n_patterns = 3
-    owners = tuple(tuple(sorted(rng.sample(range(n_patterns), rng.randint(1, n_patterns)))) for _ in literals)
+    # a literal may own no pattern: it only marks lines (as the signal words do)
+    owners = tuple(tuple(sorted(rng.sample(range(n_patterns), rng.randint(0, n_patterns)))) for _ in literals)
     radius = tuple(rng.randint(5, 40) for _ in range(n_patterns))  # real radii always exceed the keyword
     reach = tuple(rng.randint(0, 2) for _ in range(n_patterns))
     anchored = tuple(rng.random() < 0.5 for _ in range(n_patterns))
@@ -49,8 +50,21 @@ def test_candidate_window_twins_agree(literals: list[bytes], data: bytes, fold: 
                    for owned in owners)
     results = [m.candidate_windows(index, data, owners, radius, reach, anchored, follow) for m in _twins()]
     assert all(r == results[0] for r in results)
-    # every occurrence of a literal is covered by a window of each owning pattern (unless its follow rule fails)
+    # the same search also marks lines: the windows do not change, and a line is marked when it
+    # holds (starts) an occurrence of a marked literal
+    marked = tuple(rng.random() < 0.5 for _ in index.literals)
+    both = [m.windows_and_marked_lines(index, data, owners, radius, reach, anchored, follow, marked) for m in _twins()]
+    assert all(b == both[0] for b in both)
+    assert both[0][0] == results[0]
     hay = data.lower() if fold else data
+    expected_lines = set()
+    for literal_id, literal in enumerate(index.literals):
+        start = hay.find(literal)
+        while start != -1 and marked[literal_id]:
+            expected_lines.add(data.rfind(b"\n", 0, start) + 1)
+            start = hay.find(literal, start + 1)
+    assert both[0][1] == sorted(expected_lines)
+    # every occurrence of a literal is covered by a window of each owning pattern (unless its follow rule fails)
     for literal_id, literal in enumerate(index.literals):
         start = hay.find(literal)
         while start != -1:
@@ -70,6 +84,15 @@ def test_candidate_window_twins_agree(literals: list[bytes], data: bytes, fold: 
 
 
 @pytest.mark.parametrize("module", _twins(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
+def test_marked_lines_next_to_each_other(module) -> None:  # type: ignore[no-untyped-def]
+    index = build_bigram_index([b"ab", b"zz"], ignore_case=True)
+    data = b"ab\nAB\nxab ab\n\nab\nzz\nab"
+    windows, lines = module.windows_and_marked_lines(index, data, ((), ()), (), (), (), ((), ()), (True, False))
+    assert windows == []
+    assert lines == [0, 3, 6, 14, 20]
+
+
+@pytest.mark.parametrize("module", _twins(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
 def test_twins_raise_the_same_errors(module) -> None:  # type: ignore[no-untyped-def]
     index = build_bigram_index([b"ab"])
     with pytest.raises(TypeError, match="^data must be bytes$"):
@@ -86,6 +109,10 @@ def test_twins_raise_the_same_errors(module) -> None:  # type: ignore[no-untyped
         module.candidate_windows(index, b"ab", ((0,),), (4,), (0,), (False,), ())
     with pytest.raises(ValueError, match="^a follow rule is"):
         module.candidate_windows(index, b"ab", ((0,),), (4,), (0,), (False,), (((1, True, b"x"),),))
+    with pytest.raises(ValueError):
+        module.windows_and_marked_lines(index, b"ab", ((0,),), (4,), (0,), (False,), ((None,),), (True, False))
+    with pytest.raises(ValueError):
+        module.windows_and_marked_lines(index, b"ab", ((0,),), (4,), (0,), (False,), ((None,),), [True])
 
 
 def test_short_literals_are_refused() -> None:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:  # type checkers see the pure twins, the readable reference
     from ._literals_py import find_literal_hits as find_literal_hits
     from ._literals_py import find_literals as find_literals
     from ._scan_py import candidate_windows as candidate_windows
+    from ._scan_py import windows_and_marked_lines as windows_and_marked_lines
     from ._topk_py import prepare_matrix as prepare_matrix
     from ._topk_py import topk_cosine as topk_cosine
     from ._truncate_py import count_lines as count_lines
@@ -52,7 +53,7 @@ TWINS: dict[str, tuple[str, ...]] = {
     "_literals": ("find_literals", "find_literal_hits"),
     "_truncate": ("count_lines", "head_tail_split"),
     "_dedup": ("normalize_line", "dedup_lines"),
-    "_scan": ("candidate_windows",),
+    "_scan": ("candidate_windows", "windows_and_marked_lines"),
     "_topk": ("prepare_matrix", "topk_cosine"),
     "_decide": ("collect_candidates", "candidate_orders", "holds_test", "first_match", "all_matches", "decide_lists", "decide_call"),
     "_lines": ("collapse_runs", "line_end_flags", "lines_containing"),

@@ -13,7 +13,7 @@ from libc.stdint cimport uint32_t
 from libc.string cimport memchr
 
 # validation is cold and must raise exactly what the pure twin raises: share it
-from ._scan_py import _check
+from ._scan_py import _check, _check_marked
 
 
 cdef extern from "string.h":
@@ -132,6 +132,17 @@ cdef inline void _add(Windows* out, Py_ssize_t pattern, Py_ssize_t low, Py_ssize
 def candidate_windows(index, data, literal_patterns, radius, line_reach, anchored, follow):
     """Return sorted ``(pattern, start, end, at_hit)`` byte windows (see ``_scan_py``)."""
     _check(index, data, literal_patterns, radius, line_reach, anchored, follow)
+    return _search(index, data, literal_patterns, radius, line_reach, anchored, follow, ())[0]
+
+
+def windows_and_marked_lines(index, data, literal_patterns, radius, line_reach, anchored, follow, marked):
+    """Return the windows and the sorted starts of the lines holding a marked literal (see ``_scan_py``)."""
+    _check(index, data, literal_patterns, radius, line_reach, anchored, follow)
+    _check_marked(index, marked)
+    return _search(index, data, literal_patterns, radius, line_reach, anchored, follow, marked)
+
+
+cdef tuple _search(index, data, literal_patterns, radius, line_reach, anchored, follow, tuple marked):
     cdef const unsigned char* buf = data
     cdef Py_ssize_t n = len(data)
     cdef bytes fold_bytes = index.fold
@@ -150,6 +161,14 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
     cdef Py_ssize_t i, j, c, q, n_flagged, hit_end, low, high, first, end, length
     cdef int bucket, k, m, literal, pattern, reach
     cdef bint equal
+    # lines holding a marked literal: their starts (ascending, once each) and the last newline known
+    cdef Windows lines
+    cdef Py_ssize_t line_floor = 0, line_start
+    cdef const unsigned char* newline
+    cdef char* marks = NULL
+    lines.items = NULL
+    lines.count = lines.capacity = 0
+    lines.failed = False
 
     total = sum(len(t) for t in literal_patterns)
     cdef int* lp_start = <int*> malloc((n_literals + 1) * sizeof(int))
@@ -179,6 +198,15 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
         free(win_low); free(win_high); free(cl_low); free(cl_high); free(cl_count); free(cl_hits); free(flagged)
         free(f_distance); free(f_stop); free(f_table)
         raise MemoryError()
+    if marked and any(marked):
+        marks = <char*> malloc(n_literals + 1)
+        if marks == NULL:
+            free(lp_start); free(lp_ids); free(lit_len); free(lit_ptr); free(rad); free(reaches); free(anchors)
+            free(win_low); free(win_high); free(cl_low); free(cl_high); free(cl_count); free(cl_hits); free(flagged)
+            free(f_distance); free(f_stop); free(f_table)
+            raise MemoryError()
+        for literal in range(n_literals):
+            marks[literal] = 1 if marked[literal] else 0
     literals = index.literals  # keeps the literal bytes alive while we hold pointers
     cdef Windows out
     out.items = NULL
@@ -230,6 +258,15 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
                         if not equal:
                             continue
                         hit_end = i + length
+                        if marks != NULL and marks[literal] and i >= line_floor:
+                            # hits come in position order: look back to the last line start found, no further
+                            newline = <const unsigned char*> memrchr(buf + line_floor, 10, i - line_floor)
+                            line_start = (newline - buf) + 1 if newline != NULL else line_floor
+                            if lines.count == 0 or lines.items[lines.count - 1].low != line_start:
+                                _add(&lines, -1, line_start, line_start, False)
+                            # the rest of this line can only give the same start
+                            newline = <const unsigned char*> memchr(buf + i, 10, n - i)
+                            line_floor = (newline - buf) + 1 if newline != NULL else n + 1
                         for k in range(lp_start[literal], lp_start[literal + 1]):
                             pattern = lp_ids[k]
                             if f_distance[k] >= 0 and not _follows(buf, n, hit_end, f_distance[k], f_stop[k], f_table[k]):
@@ -288,15 +325,16 @@ def candidate_windows(index, data, literal_patterns, radius, line_reach, anchore
             for pattern in range(n_patterns):
                 if win_low[pattern] >= 0:
                     _add(&out, pattern, win_low[pattern], win_high[pattern], False)
-        if out.failed:
+        if out.failed or lines.failed:
             raise MemoryError()
         found = {(out.items[q].pattern, out.items[q].low, out.items[q].high, bool(out.items[q].at_hit))
                  for q in range(out.count)}
+        starts = [lines.items[q].low for q in range(lines.count)]
     finally:
         free(lp_start); free(lp_ids); free(lit_len); free(lit_ptr); free(rad); free(reaches); free(anchors)
         free(win_low); free(win_high); free(cl_low); free(cl_high); free(cl_count); free(cl_hits); free(flagged)
-        free(f_distance); free(f_stop); free(f_table); free(out.items)
-    return sorted(found)
+        free(f_distance); free(f_stop); free(f_table); free(out.items); free(lines.items); free(marks)
+    return sorted(found), starts
 
 
 cdef void _flush_cluster(Windows* out, int pattern, Py_ssize_t* cl_low, Py_ssize_t* cl_high, Py_ssize_t* cl_count,

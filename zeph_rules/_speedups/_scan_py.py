@@ -40,6 +40,11 @@ def _check(index: object, data: object, literal_patterns: object, radius: object
                 raise ValueError("a follow rule is (distance >= 0, stop at newline, 256-byte table) or None")
 
 
+def _check_marked(index: BigramIndex, marked: object) -> None:
+    if not isinstance(marked, tuple) or (marked and len(marked) != len(index.literals)):
+        raise ValueError("marked must be empty or a tuple with one entry per literal")
+
+
 def _follows(data: bytes, hit_end: int, rule: tuple[int, bool, bytes] | None) -> bool:
     """Whether the bytes after the hit satisfy the rule.
 
@@ -98,6 +103,42 @@ def candidate_windows(
     its distance after the keyword (the pattern's next mandatory item).
     """
     _check(index, data, literal_patterns, radius, line_reach, anchored, follow)
+    return _search(index, data, literal_patterns, radius, line_reach, anchored, follow, ())[0]
+
+
+def windows_and_marked_lines(
+    index: BigramIndex,
+    data: bytes,
+    literal_patterns: tuple[tuple[int, ...], ...],
+    radius: tuple[int, ...],
+    line_reach: tuple[int, ...],
+    anchored: tuple[bool, ...],
+    follow: tuple[tuple[tuple[int, bool, bytes] | None, ...], ...],
+    marked: tuple[bool, ...],
+) -> tuple[list[tuple[int, int, int, bool]], list[int]]:
+    """Return ``candidate_windows(...)`` and the sorted starts of the lines holding a *marked* literal.
+
+    ``marked[literal]`` says whether a hit of that literal marks its line (the
+    line, split on ``\n``, where the hit starts); a marked literal need not
+    own a pattern.  The same pass serves both, so a caller that needs to know
+    which lines hold some words (the pipeline's security-signal lines) gets
+    it from the scan it runs anyway.
+    """
+    _check(index, data, literal_patterns, radius, line_reach, anchored, follow)
+    _check_marked(index, marked)
+    return _search(index, data, literal_patterns, radius, line_reach, anchored, follow, marked)
+
+
+def _search(
+    index: BigramIndex,
+    data: bytes,
+    literal_patterns: tuple[tuple[int, ...], ...],
+    radius: tuple[int, ...],
+    line_reach: tuple[int, ...],
+    anchored: tuple[bool, ...],
+    follow: tuple[tuple[tuple[int, bool, bytes] | None, ...], ...],
+    marked: tuple[bool, ...],
+) -> tuple[list[tuple[int, int, int, bool]], list[int]]:
     hay = data.translate(index.fold)
     hits: list[tuple[int, int]] = []
     for literal_id, literal in enumerate(index.literals):
@@ -159,4 +200,5 @@ def candidate_windows(
     for pattern in list(clusters):
         flush_cluster(pattern)
     out.extend((pattern, low, high, False) for pattern, (low, high) in merged.items())
-    return sorted(set(out))
+    lines = {data.rfind(b"\n", 0, start) + 1 for start, literal_id in hits if marked and marked[literal_id]}
+    return sorted(set(out)), sorted(lines)

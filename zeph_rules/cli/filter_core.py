@@ -99,7 +99,7 @@ def run_filter(command: str, exit_code: int | None, rules: Sequence[str], no_bui
     text = raw.decode("utf-8", "surrogateescape")
     # the cached plan for this command line: what ``graph.filter`` would run, without loading the graph
     plan = load_plan(rules, not no_builtin, command, exit_code)
-    result = run_plan(plan, command, text, exit_code)
+    result = run_plan(plan, command, text, exit_code, raw=raw)
     out = sys.stdout.buffer
     if fmt == "json":
         import json

@@ -37,10 +37,10 @@ else:  # the interpreter's own SHA-256: the warm path need not load OpenSSL thro
         except ImportError:  # pragma: no cover - a build without the built-in hashes
             from hashlib import sha256 as _sha256
 
-#: 2: ``Span`` moved to ``engine.span``; 3: the scanner's records are named tuples
-_FORMAT = 3
-#: the layout of a plan file: (format, command, exit code, rules, redact, has scanner); 2: named-tuple records
-_PLAN_FORMAT = 2
+#: 2: ``Span`` moved to ``engine.span``; 3: the scanner's records are named tuples; 4: it marks signal lines
+_FORMAT = 4
+#: the layout of a plan file: (format, command, exit code, rules, redact, has scanner); 2: named-tuple records, 3: line words
+_PLAN_FORMAT = 3
 #: plans kept per graph key, and graph keys that keep plans
 MAX_PLANS = 256
 MAX_PLAN_SETS = 8

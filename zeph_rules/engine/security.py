@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
 from .. import _speedups
+from .signals import SIGNAL_WORDS
 from .security_reference import (
     DEFAULT_TIMEOUT,
     Finding,
@@ -435,19 +436,29 @@ class ScanTables(NamedTuple):
     lead: tuple[int, ...]  # -1: unbounded, verify by searching the window
     guarded: tuple[bool, ...]  # verify with a timeout (the shape analysis could not clear it)
     follow: tuple[tuple[FollowRule | None, ...], ...]  # per keyword, per owning pattern (see _follow)
+    #: per keyword: whether a hit marks its line (the scanner's ``line_words``); empty when none does
+    marked: tuple[bool, ...] = ()
 
 
 class Scanner:
     """Scan bytes or text for credential-shaped strings with a fixed pattern set."""
 
-    def __init__(self, patterns: Sequence[SecretPattern], timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, patterns: Sequence[SecretPattern], timeout: float = DEFAULT_TIMEOUT,
+                 line_words: Sequence[str] = ()) -> None:
+        """``line_words`` (lower-case ASCII, two characters or more): ``scan_marking_lines`` also
+        reports the lines holding one, from the same pass over the bytes."""
         self.patterns = tuple(patterns)
         self.timeout = timeout
-        self.tables = self._build_tables(self.patterns)
+        self.tables = self._build_tables(self.patterns, line_words)
         self._compiled: dict[int, _Compiled] = {}
 
+    @property
+    def marks_lines(self) -> bool:
+        """Whether ``scan_marking_lines`` reports lines (the scanner was built with line words)."""
+        return any(getattr(self.tables, "marked", ()))
+
     @staticmethod
-    def _build_tables(patterns: Sequence[SecretPattern]) -> ScanTables:
+    def _build_tables(patterns: Sequence[SecretPattern], line_words: Sequence[str] = ()) -> ScanTables:
         keyword_ids: dict[bytes, int] = {}
         owners: list[list[int]] = []
         radius: list[int] = []
@@ -469,6 +480,15 @@ class Scanner:
             reach.append(0 if not crosses else 2 if width < 0 or width > BLOCK_WIDTH else 1)
             leads.append(_lead(pattern.regex, pattern.keywords))
             guarded.append(_needs_timeout(pattern.regex))
+        marked_ids = set()
+        for word in line_words:
+            if not (word.isascii() and word == word.lower() and len(word) >= 2):
+                raise ValueError(f"a line word must be lower-case ASCII of two characters or more: {word!r}")
+            key = word.encode("ascii")
+            if key not in keyword_ids:
+                keyword_ids[key] = len(owners)
+                owners.append([])  # it opens no window: it only marks its line
+            marked_ids.add(keyword_ids[key])
         index = _speedups.build_bigram_index(list(keyword_ids), ignore_case=True)
         per_pattern = [_follow(p.regex, p.keywords) for p in patterns]
         follow = tuple(
@@ -476,8 +496,9 @@ class Scanner:
                   for owner in owners[literal_id])
             for keyword, literal_id in keyword_ids.items()
         )
+        marked = tuple(literal_id in marked_ids for literal_id in range(len(owners))) if marked_ids else ()
         return ScanTables(index, tuple(tuple(o) for o in owners), tuple(radius), tuple(reach),
-                          tuple(lead >= 0 for lead in leads), tuple(leads), tuple(guarded), follow)
+                          tuple(lead >= 0 for lead in leads), tuple(leads), tuple(guarded), follow, marked)
 
     def _compiled_pattern(self, index: int) -> _Compiled:
         compiled = self._compiled.get(index)
@@ -492,6 +513,24 @@ class Scanner:
             return []
         tables = self.tables
         windows = _speedups.candidate_windows(tables.keywords, raw, tables.keyword_patterns, tables.radius, tables.line_reach, tables.anchored, tables.follow)
+        return self._findings_in(raw, windows)
+
+    def scan_marking_lines(self, data: bytes) -> tuple[list[Finding], list[int]]:
+        """Return ``scan(data)`` and the sorted byte offsets of the lines of ``data`` holding a line word.
+
+        The words are found case-insensitively (ASCII letters) by the pass that
+        finds the keywords, so the lines cost next to nothing more.
+        """
+        tables = self.tables
+        if not data:
+            return [], []
+        marked = getattr(tables, "marked", ())
+        windows, lines = _speedups.windows_and_marked_lines(
+            tables.keywords, data, tables.keyword_patterns, tables.radius, tables.line_reach, tables.anchored,
+            tables.follow, marked)
+        return self._findings_in(data, windows), lines
+
+    def _findings_in(self, raw: bytes, windows: list[tuple[int, int, int, bool]]) -> list[Finding]:
         spans = self._verify_all(raw, windows)
         if not spans:
             return []
@@ -592,7 +631,7 @@ def scanner_from_settings(settings: dict[str, Any] | None) -> Scanner | None:
             keywords=tuple(k.lower() for k in extra["keywords"]), entropy=extra.get("entropy"),
             allowlist=tuple(extra.get("allowlist") or ()),
         ))
-    return Scanner(patterns)
+    return Scanner(patterns, line_words=SIGNAL_WORDS)
 
 
 def notice(findings: Sequence[Finding], limit: int = 10) -> str:
@@ -608,8 +647,12 @@ _DEFAULT: Scanner | None = None
 
 
 def default_scanner() -> Scanner:
-    """Return a scanner over the built-in patterns (built once per process)."""
+    """Return a scanner over the built-in patterns (built once per process).
+
+    It also marks the lines holding a security-signal word, which the filter
+    pipeline reads from the same pass (``scan_marking_lines``).
+    """
     global _DEFAULT
     if _DEFAULT is None:
-        _DEFAULT = Scanner(load_patterns())
+        _DEFAULT = Scanner(load_patterns(), line_words=SIGNAL_WORDS)
     return _DEFAULT

@@ -21,6 +21,14 @@ _SIGNAL_SOURCE = (
 )
 
 
+#: a literal every alternative of ``SIGNAL`` contains, case-folded: a line without one cannot match it,
+#: so a search for these finds every candidate line (they are plain ASCII, as the security scan needs)
+SIGNAL_WORDS = (
+    "panic", "fatal error: ", "segmentation fault", "core dumped", "authentication ", "unauthori", "403 forbidden",
+    "permission denied", "access denied", "operation not permitted", "rustsec-", "cve-", "ghsa", "vulnerabilit",
+    " severity", "security ",
+)
+
 SIGNAL: re.Pattern[str]  # declared for type checkers; bound by ``__getattr__`` on first use
 
 

@@ -42,6 +42,7 @@ from typing import Any
 from ... import _speedups
 from ..patterns import REGEX_TIMEOUT
 from ..signals import SIGNAL as _SECURITY
+from ..signals import SIGNAL_WORDS
 from ._common import (
     NUMBERISH,
     Confidence,
@@ -89,12 +90,6 @@ _SIGNAL = re.compile(
     r"|\|\s*[45]\d\d\s*\||\bCompleted [45]\d\d\b"
     r"|\bcode [45]\d\d\b",  # http.server's `code 404, message File not found`
     re.IGNORECASE,
-)
-#: lower-case literals of ``signals.SIGNAL`` (the security pass puts back any such line a filter cut)
-_SECURITY_WORDS = (
-    "panic", "fatal error: ", "segmentation fault", "core dumped", "authentication ", "unauthori", "403 forbidden",
-    "permission denied", "access denied", "operation not permitted", "rustsec-", "cve-", "ghsa", "vulnerabilit",
-    " severity", "security ",
 )
 
 
@@ -317,7 +312,7 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
     log_lines_only = bool(params.get("log_lines_only"))
     routine = [user_pattern(source) for source in params.get("routine_patterns") or ()]
     signal_candidates = _candidates(text, lines, _SIGNAL_WORDS)
-    security_candidates = _candidates(text, lines, _SECURITY_WORDS)
+    security_candidates = _candidates(text, lines, SIGNAL_WORDS)
     plan = _Plan(len(lines))
     if log_lines_only:
         plan.repeats = _repeated_blocks(lines)
