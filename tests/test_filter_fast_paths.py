@@ -194,10 +194,12 @@ def test_strip_noise_prefilter_changes_nothing(text: str, patterns: list[str]) -
 
 _WARM_FILTER_PROBE = """
 import io, sys
+before = set(sys.modules)
 sys.stdin = io.TextIOWrapper(io.BytesIO(b"running 2 tests\\ntest a ... ok\\ntest b ... ok\\n\\ntest result: ok. 2 passed\\n"))
 from zeph_rules.cli.main import main
 code = main(["filter", "--command", "cargo test", "--exit-code", "0"])
 print()
+print("NEW", " ".join(sorted(set(sys.modules) - before)))
 print("WARM", "zeph_rules.engine.compiler" not in sys.modules)
 print("LOADED", code, " ".join(sorted(sys.modules)))
 """
@@ -264,3 +266,16 @@ def test_a_cached_plan_needs_no_graph(tmp_path: Any) -> None:
     for name in ("graph", "evaluate", "ir", "commands", "compiler", "source", "desugar"):
         assert f"zeph_rules.engine.{name}" not in modules, name
     assert list((tmp_path / "cache" / "plans").glob("*/scanner.pickle"))
+
+
+def test_a_cached_plan_imports_no_slow_standard_module(tmp_path: Any) -> None:
+    """Every ``filter`` process pays for what it imports: a warm run leaves these to the cold paths.
+
+    Only modules the interpreter had not imported before count (an editable install imports
+    ``pathlib`` at start-up); in a regular install, as in CI, every one of these counts.
+    """
+    lines = _run_warm(_PLAN_HIT_PROBE, tmp_path)
+    new = set(next(line for line in lines if line.startswith("NEW")).split()[1:])
+    slow = {"typing", "pathlib", "pickle", "dataclasses", "inspect", "importlib.util", "threading", "hashlib",
+            "string", "tempfile", "contextlib"}
+    assert not slow & new, slow & new

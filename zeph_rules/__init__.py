@@ -11,11 +11,12 @@ the rule-file front end (lark, pydantic, tomlkit).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from ._version import __version__
 
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
+
     from .engine.compiler import compile_rules as compile_rules
     from .engine.errors import Diagnostic as Diagnostic
     from .engine.errors import ZephRulesError as ZephRulesError

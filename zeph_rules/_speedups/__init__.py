@@ -18,15 +18,16 @@ process several milliseconds.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import os
 import sys
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
 
 from ._tables import BigramIndex, LiteralTable, build_bigram_index, build_literal_table
 
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:  # type checkers see the pure twins, the readable reference
+    from types import ModuleType
+    from typing import Any
+
     from ._decide_py import all_matches as all_matches
     from ._decide_py import candidate_orders as candidate_orders
     from ._decide_py import collect_candidates as collect_candidates
@@ -110,7 +111,17 @@ _STEM_OF = {name: stem for stem, names in TWINS.items() for name in names}
 
 def _compiled_built() -> bool:
     """Return whether every compiled twin is on disk (found, not imported: importing is deferred)."""
-    return all(importlib.util.find_spec(f"{__name__}.{stem}_c") is not None for stem in COMPILED)
+    # the package's folders listed against the extension suffixes: ``importlib.util.find_spec`` would do,
+    # but importing ``importlib.util`` costs every ``filter`` process about a millisecond
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    names: set[str] = set()
+    for folder in __path__:
+        try:
+            names.update(os.listdir(folder))
+        except OSError:
+            continue
+    return all(any(f"{stem}_c{suffix}" in names for suffix in EXTENSION_SUFFIXES) for stem in COMPILED)
 
 
 def _bind(stem: str) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from array import array
 from collections import deque
 from collections.abc import Sequence
-from typing import NamedTuple
+
+from .._records import NamedTuple
 
 #: Refuse to build tables larger than this many transitions (int32 each).
 MAX_TRANSITIONS = 32 * 1024 * 1024

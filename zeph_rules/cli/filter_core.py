@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 #: options that take a value -> the parameter name of :func:`run_filter`
 _VALUED = {"--command": "command", "--exit-code": "exit_code", "--rules": "rules", "--format": "fmt"}

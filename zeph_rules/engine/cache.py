@@ -18,17 +18,26 @@ at most ``MAX_PLANS`` plans (least recently used go first) and at most
 from __future__ import annotations
 
 import os
-import pickle
 import sys
-from collections.abc import Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from .._version import __version__
 
+# The warm ``filter`` path runs this module on every tool call, so it reads
+# with the C unpickler and joins paths as strings: ``pickle`` (which imports
+# ``re`` and more), ``pathlib`` and ``typing`` cost a short-lived process a few
+# milliseconds each.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from hashlib import sha256 as _sha256
-else:  # the interpreter's own SHA-256: the warm path need not load OpenSSL through hashlib
+    from pickle import load as _unpickle
+    from typing import Any
+else:
+    try:
+        from _pickle import load as _unpickle
+    except ImportError:  # pragma: no cover - an interpreter without the C pickle
+        from pickle import load as _unpickle
+    # the interpreter's own SHA-256: the warm path need not load OpenSSL through hashlib
     try:
         from _sha2 import sha256 as _sha256  # Python 3.12+
     except ImportError:
@@ -47,17 +56,18 @@ MAX_PLAN_SETS = 8
 _SCANNER = "scanner.pickle"
 
 
-def cache_dir() -> Path | None:
+def cache_dir() -> str | None:
     """Return the user cache directory, or None when caching is switched off."""
     override = os.environ.get("ZEPH_RULES_CACHE_DIR")
     if override is not None:
-        return Path(override) if override not in ("", "0", "off", "none") else None
+        return override if override not in ("", "0", "off", "none") else None
+    home = os.path.expanduser("~")
     if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-        return base / "zeph-rules" / "Cache"
+        base = os.environ.get("LOCALAPPDATA") or os.path.join(home, "AppData", "Local")
+        return os.path.join(base, "zeph-rules", "Cache")
     if sys.platform == "darwin":
-        return Path.home() / "Library" / "Caches" / "zeph-rules"
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "zeph-rules"
+        return os.path.join(home, "Library", "Caches", "zeph-rules")
+    return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(home, ".cache"), "zeph-rules")
 
 
 def fingerprint(parts: Sequence[tuple[str, bytes]], options: str = "") -> str:
@@ -76,8 +86,8 @@ def load_cached(key: str) -> Any | None:
     if directory is None:
         return None
     try:
-        with open(directory / f"{key}.pickle", "rb") as handle:
-            return pickle.load(handle)
+        with open(os.path.join(directory, f"{key}.pickle"), "rb") as handle:
+            return _unpickle(handle)
     except Exception:  # noqa: BLE001 - any problem means "not cached"
         return None
 
@@ -93,16 +103,17 @@ def store_cached(key: str, value: Any) -> None:
         return
 
 
-def _write_atomic(directory: Path, name: str, value: Any) -> None:
-    """Pickle ``value`` to ``directory / name`` through a temporary file and a rename."""
+def _write_atomic(directory: str, name: str, value: Any) -> None:
+    """Pickle ``value`` to ``directory/name`` through a temporary file and a rename."""
+    import pickle
     import tempfile
 
-    directory.mkdir(parents=True, exist_ok=True)
+    os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name[:16]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, directory / name)
+        os.replace(tmp, os.path.join(directory, name))
     except BaseException:
         try:
             os.unlink(tmp)
@@ -125,11 +136,11 @@ def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tup
     directory = cache_dir()
     if directory is None:
         return None
-    folder = directory / "plans" / key
-    path = folder / _plan_name(command, exit_code)
+    folder = os.path.join(directory, "plans", key)
+    path = os.path.join(folder, _plan_name(command, exit_code))
     try:
         with open(path, "rb") as handle:
-            fmt, cached_command, cached_exit, rules, redact, has_scanner = pickle.load(handle)
+            fmt, cached_command, cached_exit, rules, redact, has_scanner = _unpickle(handle)
         if (fmt != _PLAN_FORMAT or cached_command != command or cached_exit != exit_code
                 or type(rules) is not tuple or type(redact) is not bool):
             return None
@@ -138,13 +149,13 @@ def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tup
     scanner = None
     if has_scanner:
         try:
-            with open(folder / _SCANNER, "rb") as handle:
-                scanner = pickle.load(handle)
+            with open(os.path.join(folder, _SCANNER), "rb") as handle:
+                scanner = _unpickle(handle)
         except Exception:  # noqa: BLE001
             scanner = None
         if scanner is None:  # unreadable: remove it, so that the miss writes it again
             try:
-                os.unlink(folder / _SCANNER)
+                os.unlink(os.path.join(folder, _SCANNER))
             except OSError:
                 pass
             return None
@@ -161,11 +172,11 @@ def store_cached_plan(key: str, command: str, exit_code: int | None, rules: tupl
     directory = cache_dir()
     if directory is None:
         return
-    plans = directory / "plans"
-    folder = plans / key
+    plans = os.path.join(directory, "plans")
+    folder = os.path.join(plans, key)
     try:
-        new_set = not folder.is_dir()
-        if scanner is not None and not (folder / _SCANNER).is_file():
+        new_set = not os.path.isdir(folder)
+        if scanner is not None and not os.path.isfile(os.path.join(folder, _SCANNER)):
             _write_atomic(folder, _SCANNER, scanner)
         _write_atomic(folder, _plan_name(command, exit_code),
                       (_PLAN_FORMAT, command, exit_code, rules, redact, scanner is not None))
@@ -177,7 +188,7 @@ def store_cached_plan(key: str, command: str, exit_code: int | None, rules: tupl
         return
 
 
-def _prune(directory: Path, keep: int, counted: Any) -> None:
+def _prune(directory: str, keep: int, counted: Any) -> None:
     """Remove the least recently modified entries ``counted`` selects beyond ``keep``."""
     entries = []
     with os.scandir(directory) as found:

@@ -13,9 +13,7 @@ This module therefore imports the graph only where it builds or loads one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING
+import os
 
 from .cache import (
     fingerprint,
@@ -25,38 +23,70 @@ from .cache import (
     store_cached_plan,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # pragma: no cover
+    from collections.abc import Iterable, Sequence
+    from pathlib import Path
+
     from .graph import MatcherGraph
     from .pipeline import FilterPlan
 
-BUILTIN_DIR = Path(__file__).resolve().parent.parent / "builtin_rules"
+    BUILTIN_DIR: Path
+
+#: the built-in rules' folder as a string: the warm ``filter`` path does without ``pathlib``
+#: (``BUILTIN_DIR``, the same folder as a ``Path``, is made on first use)
+_BUILTIN_FOLDER = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "builtin_rules")
 #: Built-in rule files, loaded through the same path as user files.
 BUILTIN_FILES = ("filters.toml", "blocklist.toml")
 
 
+def __getattr__(name: str) -> Path:
+    if name != "BUILTIN_DIR":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from pathlib import Path
+
+    folder = globals()["BUILTIN_DIR"] = Path(_BUILTIN_FOLDER)
+    return folder
+
+
 def builtin_paths() -> list[Path]:
-    return [BUILTIN_DIR / name for name in BUILTIN_FILES if (BUILTIN_DIR / name).exists()]
+    from pathlib import Path
+
+    return [Path(path) for path in _builtin_files()]
+
+
+def _builtin_files() -> list[str]:
+    return [path for path in (os.path.join(_BUILTIN_FOLDER, name) for name in BUILTIN_FILES) if os.path.exists(path)]
 
 
 def _display(path: Path) -> str:
     try:
-        if path.is_relative_to(BUILTIN_DIR):
+        if path.is_relative_to(_BUILTIN_FOLDER):
             return f"<builtin>/{path.name}"
     except (ValueError, OSError):
         pass
     return str(path)
 
 
-def _read_inputs(paths: Sequence[str | Path], builtin: bool) -> list[tuple[str, Path, bytes | None]]:
-    files = (builtin_paths() if builtin else []) + [Path(p) for p in paths]
-    inputs = []
-    for path in files:
-        try:
-            data: bytes | None = path.read_bytes()
-        except OSError:
-            data = None
-        inputs.append((_display(path), path, data))
+def _read_inputs(paths: Sequence[str | Path], builtin: bool) -> list[tuple[str, str | Path, bytes | None]]:
+    """Return (display name, path, bytes or None when unreadable) of the built-in files, then of ``paths``."""
+    inputs: list[tuple[str, str | Path, bytes | None]] = [
+        (f"<builtin>/{os.path.basename(path)}", path, _read_bytes(path)) for path in (_builtin_files() if builtin else ())]
+    if paths:
+        from pathlib import Path
+
+        for given in paths:
+            path = Path(given)
+            inputs.append((_display(path), path, _read_bytes(path)))
     return inputs
+
+
+def _read_bytes(path: str | Path) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
 
 
 def load_ruleset(paths: Sequence[str | Path] = (), builtin: bool = True):  # type: ignore[no-untyped-def]
@@ -69,11 +99,11 @@ def load_ruleset(paths: Sequence[str | Path] = (), builtin: bool = True):  # typ
         if data is None:
             sources.append(read_rule_file(path, display))  # reports the OSError
         else:
-            sources.append(parse_rule_bytes(data, display, yaml=path.suffix in (".yaml", ".yml")))
+            sources.append(parse_rule_bytes(data, display, yaml=os.path.splitext(path)[1] in (".yaml", ".yml")))
     return desugar(sources)
 
 
-def _graph_key(inputs: Sequence[tuple[str, Path, bytes | None]], builtin: bool) -> str:
+def _graph_key(inputs: Sequence[tuple[str, str | Path, bytes | None]], builtin: bool) -> str:
     """Return the cache key of the graph compiled from ``inputs`` (see ``cache.fingerprint``)."""
     return fingerprint([(name, data if data is not None else b"\0missing") for name, _, data in inputs],
                        options=f"builtin={builtin}")
@@ -106,7 +136,7 @@ def load_plan(paths: Sequence[str | Path], builtin: bool, command: str, exit_cod
     return plan
 
 
-def _load(inputs: Sequence[tuple[str, Path, bytes | None]], key: str, paths: Sequence[str | Path], builtin: bool,
+def _load(inputs: Sequence[tuple[str, str | Path, bytes | None]], key: str, paths: Sequence[str | Path], builtin: bool,
           cache: bool) -> MatcherGraph:
     from .graph import MatcherGraph
 

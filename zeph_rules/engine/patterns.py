@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable
-from typing import Any
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 MAX_PATTERN_CHARS = 512
 #: Seconds one regex evaluation may take before it counts as "no match".

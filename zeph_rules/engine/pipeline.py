@@ -19,16 +19,18 @@ security scanner, the redact flag); ``run_filters`` builds one and runs it with
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .. import _speedups
+from .._records import NamedTuple
 from .sanitize import sanitize
 from .signals import SIGNAL_WORDS, restore_signals
 from .strategies import STRATEGIES, Confidence
 from .strategies._common import lines_with_words
 
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:  # pragma: no cover
     from collections.abc import Callable
+    from typing import Any
 
     from .graph import MatcherGraph
 
@@ -111,6 +113,11 @@ class FilterMetrics:
         entry.confidence[confidence.label] += 1
 
 
+def _has_text(text: str) -> bool:
+    """Whether ``text`` holds a non-whitespace character (``bool(text.strip())`` without copying megabytes)."""
+    return bool(text) and not text.isspace()
+
+
 def _utf8_len(text: str) -> int:
     return len(text.encode("utf-8", "surrogateescape"))
 
@@ -120,8 +127,9 @@ def _line_count(text: str) -> int:
     return _speedups.count_lines(text)
 
 
-#: one filter rule as a plan runs it: (rule id, strategy name, parameters as (name, value) pairs)
-PlannedRule = tuple[str, str, tuple[tuple[str, Any], ...]]
+if TYPE_CHECKING:
+    #: one filter rule as a plan runs it: (rule id, strategy name, parameters as (name, value) pairs)
+    PlannedRule = tuple[str, str, tuple[tuple[str, Any], ...]]
 
 
 class FilterPlan(NamedTuple):
@@ -180,7 +188,7 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
             candidate, confidence = result.text, result.confidence
         except Exception:  # noqa: BLE001 - a broken strategy must never break the caller
             candidate, confidence = text, Confidence.FALLBACK
-        if len(candidate) > len(text) or (text.strip() and not candidate.strip()):
+        if len(candidate) > len(text) or (_has_text(text) and not _has_text(candidate)):
             candidate, confidence = text, Confidence.FALLBACK
         if metrics is not None:
             metrics.record(rule_id, text, candidate, confidence, time.perf_counter() - started)
@@ -206,7 +214,7 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
         output=text,
         confidence=worst,
         rules=tuple(applied),
-        raw_bytes=_utf8_len(output),
+        raw_bytes=len(raw),
         filtered_bytes=_utf8_len(text),
         raw_lines=_line_count(output),
         filtered_lines=_line_count(text),
@@ -240,8 +248,9 @@ def _lines_at(text: str, starts: list[int]) -> str:
 PARALLEL_SCAN_FROM = 256 * 1024
 
 
-#: what the security pass gives back: findings, the notice (or None) and the signal-line starts (or None)
-SecurityOutcome = tuple[list[Any], "str | None", "list[int] | None"]
+if TYPE_CHECKING:
+    #: what the security pass gives back: findings, the notice (or None) and the signal-line starts (or None)
+    SecurityOutcome = tuple[list[Any], str | None, list[int] | None]
 
 
 def _start_security_pass(scanner: Any, output: str, raw: bytes) -> Callable[[], SecurityOutcome]:

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
 
 from .. import _speedups
-from .signals import SIGNAL_WORDS
+from .._records import NamedTuple
 from .security_reference import (
     DEFAULT_TIMEOUT,
     Finding,
@@ -30,6 +29,11 @@ from .security_reference import (
     load_patterns,
     shannon_entropy,  # noqa: F401 - re-exported for callers of this module
 )
+from .signals import SIGNAL_WORDS
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: Upper bound on a window's reach for patterns whose width is unbounded.
 MAX_RADIUS = 64 * 1024

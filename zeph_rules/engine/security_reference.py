@@ -16,12 +16,18 @@ from __future__ import annotations
 import bisect
 import math
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
 
-if TYPE_CHECKING:  # imported where a pattern is compiled: the warm filter path mostly needs neither
-    import regex
+from .._records import NamedTuple
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from pathlib import Path
+
+    import regex  # imported where a pattern is compiled: the warm filter path mostly needs neither
+
+    #: The built-in pattern file shipped with the package (a ``Path``, made on first use).
+    DEFAULT_PATTERNS_PATH: Path
 
 __all__ = [
     "CATEGORIES",
@@ -36,8 +42,13 @@ __all__ = [
 #: Categories a pattern may declare, most specific first.
 CATEGORIES = ("cloud", "platform", "private_key", "token", "password", "generic")
 
-#: The built-in pattern file shipped with the package.
-DEFAULT_PATTERNS_PATH = Path(__file__).resolve().parents[1] / "builtin_rules" / "security.toml"
+def __getattr__(name: str) -> Path:
+    if name != "DEFAULT_PATTERNS_PATH":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from pathlib import Path
+
+    path = globals()[name] = Path(__file__).resolve().parents[1] / "builtin_rules" / "security.toml"
+    return path
 
 #: Seconds one ``finditer`` pass of one pattern may take before it is abandoned.
 DEFAULT_TIMEOUT = 0.5
@@ -110,7 +121,9 @@ def load_patterns(path: str | Path | None = None) -> tuple[SecretPattern, ...]:
     except ModuleNotFoundError:  # pragma: no cover - Python 3.10
         import tomli as _toml  # type: ignore[no-redef]
 
-    p = Path(path) if path is not None else DEFAULT_PATTERNS_PATH
+    from pathlib import Path
+
+    p = Path(path) if path is not None else __getattr__("DEFAULT_PATTERNS_PATH")
     with p.open("rb") as fh:
         data = _toml.load(fh)
     patterns = tuple(_pattern_from_table(t, str(p)) for t in data.get("patterns", ()))

@@ -5,10 +5,14 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, NamedTuple
 
 from ... import _speedups
+from ..._records import NamedTuple
 from ..patterns import REGEX_TIMEOUT, compile_regex
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from typing import Any
 
 #: a whole run of hex characters holding a digit (a number, a hex id, ``sha256`` not, ``7f3a`` yes);
 #: anchored at the run's start, so a run without a digit ("deadbeef", "aaaa...") costs one scan
@@ -73,7 +77,7 @@ class StrategyResult(NamedTuple):
 
 
 #: (sanitised text, parameters with defaults filled in, exit code or None) -> result
-StrategyFn = Callable[[str, Mapping[str, Any], "int | None"], StrategyResult]
+StrategyFn = Callable[[str, "Mapping[str, Any]", "int | None"], StrategyResult]
 
 
 def fallback(text: str) -> StrategyResult:

@@ -9,8 +9,10 @@ even when it is a frame the patterns call noise.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 from ..patterns import fold_for_prefilter, regex_may_match, required_literals
 from ._common import (

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable
 
 from .._common import (
     Confidence,
@@ -31,6 +30,11 @@ from .cargo import (
     summarise_cargo,
     summarise_nextest,
 )
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 Detector = Callable[[list[str]], bool]
 Summariser = Callable[[list[str], int, int], Report]
