@@ -214,3 +214,24 @@ def test_the_plan_store_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         load_plan(paths, False, "my-tool run", 0)
     assert len(list((tmp_path / "cache" / "plans").iterdir())) <= 3
     assert not list((tmp_path / "cache").rglob("*.tmp"))
+
+
+def test_a_plan_carries_the_proven_literals_of_its_patterns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cached plan's run takes the strip_noise prefilter's literals from the plan instead of parsing the patterns."""
+    from zeph_rules.engine import patterns
+
+    plan = build_plan(load(cache=False), "RUST_BACKTRACE=1 cargo test", 101)
+    sources = [value for _, effect, payload in plan.rules if effect == "strip_noise"
+               for name, value in payload if name == "patterns"]
+    assert sources and plan.literals
+    assert [source for source, _, _ in plan.literals] == [source for group in sources for source in group]
+    for source, flags, answer in plan.literals:
+        assert answer == patterns.required_literals.__wrapped__(source, flags)  # the uncached proof
+    # a fresh process knows nothing: with the proof unavailable, the run must take the plan's answers
+    monkeypatch.setattr(patterns, "_PROVEN", {})
+    patterns.required_literals.cache_clear()
+    monkeypatch.setattr(patterns, "regex_literal_alternatives", lambda *args: pytest.fail("parsed a proven pattern"))
+    raw = "thread 'a' panicked at src/lib.rs:1:1:\nboom\nstack backtrace:\n   0: std::rt::lang_start\n"
+    result = run_plan(plan, "RUST_BACKTRACE=1 cargo test", raw, 101)
+    assert "boom" in result.output
+    patterns.required_literals.cache_clear()

@@ -48,8 +48,9 @@ else:
 
 #: 2: ``Span`` moved to ``engine.span``; 3: the scanner's records are named tuples; 4: it marks signal lines
 _FORMAT = 4
-#: the layout of a plan file: (format, command, exit code, rules, redact, has scanner); 2: named-tuple records, 3: line words
-_PLAN_FORMAT = 3
+#: the layout of a plan file: (format, command, exit code, rules, redact, has scanner, literals);
+#: 2: named-tuple records, 3: line words, 4: the proven literals of its patterns
+_PLAN_FORMAT = 4
 #: plans kept per graph key, and graph keys that keep plans
 MAX_PLANS = 256
 MAX_PLAN_SETS = 8
@@ -131,8 +132,8 @@ def _plan_name(command: str, exit_code: int | None) -> str:
     return f"{digest.hexdigest()[:32]}.pickle"
 
 
-def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tuple[Any, ...], bool, Any] | None:
-    """Return ``(rules, redact, scanner)`` cached for graph ``key`` and the command, or None (a miss)."""
+def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tuple[Any, ...], bool, Any, tuple[Any, ...]] | None:
+    """Return ``(rules, redact, scanner, literals)`` cached for graph ``key`` and the command, or None (a miss)."""
     directory = cache_dir()
     if directory is None:
         return None
@@ -140,9 +141,9 @@ def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tup
     path = os.path.join(folder, _plan_name(command, exit_code))
     try:
         with open(path, "rb") as handle:
-            fmt, cached_command, cached_exit, rules, redact, has_scanner = _unpickle(handle)
+            fmt, cached_command, cached_exit, rules, redact, has_scanner, literals = _unpickle(handle)
         if (fmt != _PLAN_FORMAT or cached_command != command or cached_exit != exit_code
-                or type(rules) is not tuple or type(redact) is not bool):
+                or type(rules) is not tuple or type(redact) is not bool or type(literals) is not tuple):
             return None
     except Exception:  # noqa: BLE001 - any problem means "not cached"
         return None
@@ -163,11 +164,11 @@ def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tup
         os.utime(path)  # the pruning below keeps the most recently used plans
     except OSError:
         pass
-    return rules, redact, scanner
+    return rules, redact, scanner, literals
 
 
 def store_cached_plan(key: str, command: str, exit_code: int | None, rules: tuple[Any, ...], redact: bool,
-                      scanner: Any) -> None:
+                      scanner: Any, literals: tuple[Any, ...] = ()) -> None:
     """Write the plan for graph ``key`` and the command (and the graph's scanner, once); failures are silent."""
     directory = cache_dir()
     if directory is None:
@@ -179,7 +180,7 @@ def store_cached_plan(key: str, command: str, exit_code: int | None, rules: tupl
         if scanner is not None and not os.path.isfile(os.path.join(folder, _SCANNER)):
             _write_atomic(folder, _SCANNER, scanner)
         _write_atomic(folder, _plan_name(command, exit_code),
-                      (_PLAN_FORMAT, command, exit_code, rules, redact, scanner is not None))
+                      (_PLAN_FORMAT, command, exit_code, rules, redact, scanner is not None, literals))
         _prune(folder, MAX_PLANS, lambda entry: entry.is_file() and entry.name.endswith(".pickle")
                and entry.name != _SCANNER)
         if new_set:

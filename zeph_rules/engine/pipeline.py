@@ -22,6 +22,7 @@ import time
 
 from .. import _speedups
 from .._records import NamedTuple
+from .patterns import remember_required_literals
 from .sanitize import sanitize
 from .signals import SIGNAL_WORDS, restore_signals
 from .strategies import STRATEGIES, Confidence
@@ -143,17 +144,38 @@ class FilterPlan(NamedTuple):
     rules: tuple[PlannedRule, ...]
     redact: bool = False
     scanner: Any = None  # a security.Scanner, or None when the security pass is off
+    #: ``(source, flags, patterns.required_literals(source, flags))`` of the strip_noise patterns, worked
+    #: out when the plan was built, so that a cached plan's run need not parse them again
+    literals: tuple[tuple[str, str, Any], ...] = ()
 
 
 def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) -> FilterPlan:
     """Return the plan for ``command``: its matching enabled filter rules and the graph's security pass."""
     matched = graph.matching_filters(command, exit_code) if graph.setting("filters.enabled", True) else []
     security = graph.setting("security", {})
+    rules = tuple((rule.id, rule.effect, rule.payload) for rule in matched)
     return FilterPlan(
-        rules=tuple((rule.id, rule.effect, rule.payload) for rule in matched),
+        rules=rules,
         redact=bool(security.get("redact")) if isinstance(security, dict) else False,
         scanner=graph.extra.get("scanner"),
+        literals=_proven_literals(rules),
     )
+
+
+def _proven_literals(rules: tuple[PlannedRule, ...]) -> tuple[tuple[str, str, Any], ...]:
+    """Return ``(source, "", required_literals(source))`` for every pattern of the plan's strip_noise rules."""
+    from .patterns import required_literals
+
+    sources: dict[str, None] = {}
+    for _, effect, payload in rules:
+        if effect != "strip_noise":
+            continue
+        for name, value in payload:
+            if name == "patterns" and isinstance(value, (list, tuple)):
+                sources.update((source, None) for source in value if isinstance(source, str))
+            elif name == "keep_first_of_run" and isinstance(value, str):
+                sources[value] = None
+    return tuple((source, "", required_literals(source)) for source in sources)
 
 
 def run_filters(graph: MatcherGraph, command: str, output: str, exit_code: int | None = None,
@@ -172,6 +194,8 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
     """
     if raw is None:
         raw = output.encode("utf-8", "surrogateescape")
+    if plan.literals:
+        remember_required_literals(plan.literals)
     security_result = _start_security_pass(plan.scanner, output, raw)
     clean = sanitize(output)
     text = clean

@@ -48,9 +48,9 @@ class Shape:
 
 def parse(source: str, flags: str = "") -> Any | None:
     """Parse with the stdlib parser, or None for `regex`-only syntax it cannot read."""
-    from ..patterns import _FLAG_BITS, _REGEX_ONLY_SYNTAX
+    from ..patterns import _FLAG_BITS, regex_only_syntax
 
-    if _REGEX_ONLY_SYNTAX.search(source):
+    if regex_only_syntax(source):
         return None
     bits = 0
     for flag in flags:
