@@ -28,6 +28,7 @@ from zeph_rules.engine.sanitize import (
     sanitize,
 )
 from zeph_rules.engine.strategies import STRATEGIES
+from zeph_rules.engine.strategies._common import split_lines
 from zeph_rules.engine.strategies.test_summary import detect_runner
 from zeph_rules.engine.strategies.test_summary.cargo import split_collapsing_passes
 
@@ -100,6 +101,15 @@ def test_collapsed_lines_detect_the_same_runner(text: str) -> None:
     lines, _, _ = split_collapsing_passes(text)
     full = text[:-1].split("\n") if text.endswith("\n") else (text.split("\n") if text else [])
     assert (detect_runner(lines) or ("none",))[0] == (detect_runner(full) or ("none",))[0]
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=cargo_output)
+def test_collapsed_lines_expand_to_the_lines(text: str) -> None:
+    lines, ends_with_newline, _ = split_collapsing_passes(text)
+    expanded = [part for line in lines
+                for part in (line.lines() if isinstance(line, cargo_module.PassingRun) else [line])]
+    assert (expanded, ends_with_newline) == split_lines(text)
 
 
 def test_a_passing_run_is_one_item() -> None:

@@ -88,15 +88,17 @@ def split_collapsing_passes(text: str) -> tuple[list[str], bool, bool]:
     if not text:
         return [], False, False
     ends_with_newline = text.endswith("\n")
-    body = text[:-1] if ends_with_newline else text
-    items = _speedups.collapse_runs(body, _PASSING_PREFIX, _PASSING_SUFFIX, _PASSING_BANNED)
+    # the whole text, not text[:-1]: copying megabytes costs more than the one empty line it adds
+    items = _speedups.collapse_runs(text, _PASSING_PREFIX, _PASSING_SUFFIX, _PASSING_BANNED)
+    if ends_with_newline:
+        items.pop()  # the empty line after the final newline, never part of a run
     collapsed = False
     lines: list[str] = []
     for item in items:
         if type(item) is str:
             lines.append(item)
         else:
-            lines.append(PassingRun(body, *item))
+            lines.append(PassingRun(text, *item))
             collapsed = True
     return lines, ends_with_newline, collapsed
 
