@@ -88,19 +88,36 @@ def test_commit_without_patch_and_empty_diff_are_understood() -> None:
     assert STRATEGIES["git_diff"]("", {"max_diff_lines": 5}, 0) == ("", Confidence.FULL)
 
 
-def test_cut_diff_keeps_small_files_whole_and_spreads_over_hunks() -> None:
+def test_cut_diff_keeps_small_files_whole_and_changes_before_context() -> None:
     raw = _raw("git/real_diff_tags")
     result = STRATEGIES["git_diff"](raw, {"max_diff_lines": 150}, 0)
     assert "omitted in PKG-INFO)" not in result.text  # a two-line change is not cut
     assert "+Version: 10.5.0" in result.text
-    # each hunk of a cut file gets its share, from the line above its first change
     lines = result.text.split("\n")
     first = lines.index("diff --git a/more_itertools/recipes.py b/more_itertools/recipes.py")
     recipes = lines[first : lines.index("diff --git a/setup.cfg b/setup.cfg")]
     hunks = [index for index, line in enumerate(recipes) if line.startswith("@@")]
-    assert len(hunks) == 4
-    assert all(recipes[index + 1] == '     """' and recipes[index + 2].startswith("-") for index in hunks)
+    assert len(hunks) == 4  # every hunk header stays
+    # too little room for every change: the changes come whole, hunk by hunk, and no context
+    body = [line for line in recipes[hunks[0] :] if not line.startswith(("@@", "... ("))]
+    assert body and all(line[:1] in ("+", "-") for line in body)
+    raw_lines = raw.split("\n")
+    start = raw_lines.index("diff --git a/more_itertools/recipes.py b/more_itertools/recipes.py")
+    changes = [line for line in raw_lines[start : raw_lines.index("diff --git a/setup.cfg b/setup.cfg")]
+               if line[:1] in ("+", "-") and not line.startswith(("+++ ", "--- "))]
+    assert body == changes[: len(body)]
     assert recipes[-1] == "... (59 lines omitted in more_itertools/recipes.py) ..."
+
+
+def test_cut_diff_with_room_for_every_change_adds_context_above_each() -> None:
+    raw = _raw("git/real_diff_tags")
+    result = STRATEGIES["git_diff"](raw, {"max_diff_lines": 400}, 0)
+    lines = result.text.split("\n")
+    first = lines.index("diff --git a/more_itertools/recipes.py b/more_itertools/recipes.py")
+    recipes = lines[first : lines.index("diff --git a/setup.cfg b/setup.cfg")]
+    hunks = [index for index, line in enumerate(recipes) if line.startswith("@@")]
+    # each hunk: the line above its first change, then the change
+    assert all(recipes[index + 1][:1] == " " and recipes[index + 2][:1] in ("+", "-") for index in hunks)
 
 
 def test_blob_ids_go_only_from_a_cut_diff() -> None:

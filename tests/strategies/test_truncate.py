@@ -137,3 +137,20 @@ def test_numberish_takes_whole_hex_runs_with_a_digit_like_the_unanchored_pattern
 
     unanchored = re.compile(r"[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
     assert module._NUMBERISH.sub("0", text) == unanchored.sub("0", text)
+
+
+def test_keep_largest_keeps_the_biggest_sizes_of_a_du_listing() -> None:
+    sizes = ["4.0K", "12K", "1.5M", "8.0K", "980K", "2.1G", "16K", "4.0K", "640", "3.0M"] * 6
+    text = "".join(f"{size}\tpkg/dir{i % 7}/file{'x' * i}.py\n" for i, size in enumerate(sizes))
+    params = {"max_lines": 20, "head": 3, "tail": 2, "keep_largest": 3}
+    result = truncate(text, params, 0)
+    lines = text.splitlines()
+    kept = [line for line in result.text.splitlines() if not line.startswith("... (")]
+    middle = lines[3:-2]
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    largest = sorted(middle, key=lambda line: -units.get(line[line.index("\t") - 1], 1)
+                     * float(line.split("\t")[0].rstrip("KMG")))[:3]
+    assert {line.split("\t")[0] for line in largest} == {"2.1G"}
+    assert all(line in kept for line in largest)
+    assert [line for line in kept if line in middle] == [line for line in middle if line in largest]  # in order
+    assert truncate(text, {**params, "keep_largest": 0}, 0).text.count("G\t") == 0  # not without the setting

@@ -79,6 +79,8 @@ class Truncate(Strict):
     tail: int = Field(20, ge=0)
     #: fold runs of similar lines from this many lines on (default: max_lines)
     fold_from: int | None = Field(None, ge=1)
+    #: keep this many more lines, those whose leading size (``du``'s ``1.2M``, a byte count) is largest
+    keep_largest: int = Field(0, ge=0)
 
     @model_validator(mode="after")
     def _fits(self) -> Truncate:

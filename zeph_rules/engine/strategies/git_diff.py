@@ -180,10 +180,15 @@ def _budgets(files: list[_FileDiff], limit: int) -> list[int]:
 
 
 def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
-    """Return the indices (in ``file_diff.lines``) of the body lines to keep, spread over the hunks.
+    """Return the indices (in ``file_diff.lines``) of the body lines to keep.
 
-    Each hunk gets its share of ``budget``, taken from just before its first
-    changed line: the context git prints above a change says least.
+    Changed lines come first: a ``-`` line and the ``+`` line replacing it say
+    more than any context.  When the budget holds every change, what is left
+    of it is context, shared fairly between the hunks and taken from just
+    before each hunk's first change on (the context git prints above a change
+    says least).  When it does not, the hunks keep their changes in order
+    until it runs out, so the changes shown are whole rather than one line of
+    every pair; the hunk headers after them still say where the rest is.
     """
     hunks: list[list[int]] = []
     for index, (_, is_header) in enumerate(file_diff.lines):
@@ -196,16 +201,24 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
             hunks.append([index])
     hunks = [hunk for hunk in hunks if hunk]
     width = 2 if file_diff.combined else 1
+    changes = [[index for index in hunk if file_diff.lines[index][0][:width].strip(" ")] for hunk in hunks]
     kept: set[int] = set()
-    for hunk, share in zip(hunks, _fair_shares([len(hunk) for hunk in hunks], budget)):
-        if share >= len(hunk):
-            kept.update(hunk)
-            continue
-        changed = next(
-            (n for n, index in enumerate(hunk) if file_diff.lines[index][0][:width].strip(" ")), 0
-        )
-        start = min(max(changed - 1, 0), len(hunk) - share)
-        kept.update(hunk[start : start + share])
+    left = budget - sum(len(changed) for changed in changes)
+    if left <= 0:
+        left = budget
+        for changed in changes:
+            kept.update(changed[:left])
+            left -= min(len(changed), left)
+        return kept
+    context = [len(hunk) - len(changed) for hunk, changed in zip(hunks, changes)]
+    for hunk, changed, extra in zip(hunks, changes, _fair_shares(context, left)):
+        first = hunk.index(changed[0]) if changed else 0
+        chosen = set(changed)
+        for index in hunk[max(first - 1, 0) :] + hunk[: max(first - 1, 0)]:
+            if len(chosen) >= len(changed) + extra:
+                break
+            chosen.add(index)
+        kept.update(chosen)
     return kept
 
 

@@ -509,12 +509,23 @@ _FOLD_LINES_FROM = 40
 _FOLD_REPEATS_OVER = 10
 #: ... or when the output is this long: past a few screenfuls, repeats are what makes it long
 _FOLD_ALL_REPEATS_FROM = 200
+#: ... though a text found only twice in a file stays twice: folding a pair saves nothing
+_FOLD_ALL_REPEATS_OVER = 2
 #: in output with no locations, a family of near-identical lines this big keeps its first and last
 _FAMILY_FROM = 5
 
 #: words that say something went wrong; a line carrying one folds only with its exact repeats
 _TROUBLE = re.compile(r"error|fatal|killed|panic|fail|exception|denied|refused|\boom\b|oom.?kill", re.IGNORECASE)
 _DIGITS = re.compile(r"[0-9A-Fa-f]*\d[0-9A-Fa-f]*")
+#: what changes between repeats of one event and says nothing about it: dates and times, long hex
+#: ids, and the numbers of threads, processes and workers ("item 42" and "item 43" stay apart)
+_INCIDENTAL = re.compile(
+    r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)?"
+    r"|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"
+    r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b"
+    r"|(?<=Thread-)\d+|(?<=\bpid[ =:#-])\d+|(?<=\btid[ =:#-])\d+|(?<=\bworker[ =:#-])\d+",
+    re.IGNORECASE,
+)
 _BLANKS = re.compile(r"\s+")
 
 
@@ -532,17 +543,19 @@ def _searched_words(lines: list[str]) -> set[str]:
     return {word for word, count in counts.items() if 2 * count >= len(lines)}
 
 
-def _fold_key(text: str, searched: set[str]) -> str:
+def _fold_key(text: str, searched: set[str], loose: bool = False) -> str:
     """Return what a line must share with another to fold into it.
 
     A line that reports trouble (beyond the words every hit carries) folds only
     with its exact repeats; any other line also with lines that differ only in
-    numbers and hex ids.
+    when it happened and in which thread or process (``_INCIDENTAL``): other
+    numbers (an item id, a count, a port) tell hits apart.  ``loose`` (for
+    output too long to read otherwise) lets every number and hex id differ.
     """
     text = _BLANKS.sub(" ", text).strip()
     if _trouble(text) - searched:
         return "=" + text
-    return "~" + _DIGITS.sub("0", text)
+    return "~" + (_DIGITS if loose else _INCIDENTAL).sub("0", text)
 
 
 def _also_at(locations: list[str]) -> str:
@@ -567,7 +580,7 @@ def _fold_families(lines: list[str]) -> list[str]:
     families: dict[str, list[int]] = {}
     for index, line in enumerate(lines):
         if line.strip():
-            families.setdefault(_fold_key(line, searched), []).append(index)
+            families.setdefault(_fold_key(line, searched, loose=True), []).append(index)
     dropped: set[int] = set()
     markers: dict[int, int] = {}
     for members in families.values():
@@ -629,10 +642,21 @@ def _user_grouping(lines: list[str], location_source: str | None, rule_source: s
     if len(lines) < _FOLD_LINES_FROM:
         return lines
     searched = _searched_words([line for line, member in zip(lines, members) if member is not None])
+    folded_lines = _fold_repeats(lines, members, searched, loose=False)
+    if len(folded_lines) >= _FOLD_ALL_REPEATS_FROM:
+        # still too long to read: hits that differ only in their numbers fold too, so that every
+        # file keeps a line (a later cut of the output would drop whole files instead)
+        folded_lines = _fold_repeats(lines, members, searched, loose=True)
+    return folded_lines
+
+
+def _fold_repeats(lines: list[str], members: list[tuple[str, str, str] | None], searched: set[str],
+                  loose: bool) -> list[str]:
+    """Fold each group's repeated texts into one ``also at`` line (see ``_user_grouping``)."""
     repeats: dict[tuple[str, str], int] = {}
     for member in members:
         if member is not None:
-            pair = (member[0], _fold_key(member[2], searched))
+            pair = (member[0], _fold_key(member[2], searched, loose))
             repeats[pair] = repeats.get(pair, 0) + 1
     # every hit is an answer to the search: identical text in one file folds only when it comes by the
     # dozen there, or when the output is too long to read as printed
@@ -646,9 +670,9 @@ def _user_grouping(lines: list[str], location_source: str | None, rule_source: s
             continue
         key, location, text = member
         last_of[key] = index
-        fold_key = _fold_key(text, searched)
+        fold_key = _fold_key(text, searched, loose)
         seen = shown.setdefault(key, set())
-        if fold_key in seen and (fold_any or repeats[key, fold_key] > _FOLD_REPEATS_OVER):
+        if fold_key in seen and repeats[key, fold_key] > (_FOLD_ALL_REPEATS_OVER if fold_any else _FOLD_REPEATS_OVER):
             kept[index] = False
             folded.setdefault(key, []).append(location)
         else:

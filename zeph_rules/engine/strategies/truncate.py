@@ -131,11 +131,28 @@ def _path_depth(line: str) -> int | None:
     return words[-1].rstrip("/").count("/")
 
 
-def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int) -> list[str]:
+#: a size leading a line: ``du``'s ``4.0K`` / ``1.2M`` (or ``-b`` byte counts), with the unit's multiplier
+_SIZE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)([KMGTPE]?)i?B?\s")
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50, "E": 1 << 60}
+
+
+def _largest(lines: list[str], indices: range, count: int) -> list[int]:
+    """Return the indices (of ``indices``) of the ``count`` lines with the largest leading size."""
+    sized = []
+    for index in indices:
+        found = _SIZE.match(lines[index])
+        if found:
+            sized.append((float(found[1].replace(",", ".")) * _UNITS[found[2]], index))
+    sized.sort(key=lambda pair: -pair[0])
+    return [index for _, index in sized[:count]]
+
+
+def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: int = 0) -> list[str]:
     """Keep ``head`` + ``tail`` lines, and, within the same budget again, the landmarks between them.
 
     Lines reporting trouble (errors, failures, panics) are kept first, outside
-    the budget, up to ``_TROUBLE_CAP``.  Landmarks are, in this order: section
+    the budget, up to ``_TROUBLE_CAP``; then, also outside it, the ``largest``
+    lines with the largest leading size (``du -a`` is run to find what is big).  Landmarks are, in this order: section
     headers (``src/api:`` in ``ls -R``), the least indented lines of an indented
     structure (the top of a ``tree``), and lines unlike any other
     (``__init__.py`` among ``mod_1.py`` ... ``mod_9.py``) while they are few:
@@ -151,6 +168,8 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int) -> list[st
     keep = set(range(head)) | set(range(len(lines) - tail, len(lines)))
     troubled = _troubled(lines)
     keep.update([index for index in middle if weighted[index][1] == 1 and index in troubled][:_TROUBLE_CAP])
+    if largest:
+        keep.update(_largest(lines, middle, largest))
     budget = head + tail
     depths = {index: _depth(lines[index]) for index in middle}
     shallowest = min(depths.values(), default=0)
@@ -202,7 +221,9 @@ def _truncate(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
         return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
     weighted = _fold_similar(lines)
-    folded = _head_tail(weighted, head, tail) if len(weighted) > max_lines else [line for line, _ in weighted]
+    largest = int_param(params, "keep_largest", 0)
+    folded = (_head_tail(weighted, head, tail, largest) if len(weighted) > max_lines
+              else [line for line, _ in weighted])
     if len(folded) == len(lines):
         return StrategyResult(text, Confidence.FULL)
     return StrategyResult(join_lines(folded, ends_with_newline), Confidence.PARTIAL)

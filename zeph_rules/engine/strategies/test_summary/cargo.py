@@ -121,13 +121,16 @@ def looks_like_cargo_build_failure(lines: list[str]) -> bool:
 
 
 def _targets_with_failures(lines: list[str]) -> set[int]:
-    """Return the indices of ``Running``/``Doc-tests`` lines whose target had a failure."""
+    """Return the indices of ``Running``/``Doc-tests`` lines whose target had a failure.
+
+    -1 stands for the lines before the first such line (output without target headers).
+    """
     failing: set[int] = set()
-    current: int | None = None
+    current = -1
     for index, line in enumerate(lines):
         if _TARGET_START.match(line):
             current = index
-        elif current is not None:
+        else:
             result = _RESULT.match(line)
             test = _TEST_LINE.match(line)
             if (result and result["status"] == "FAILED") or (test and test["result"] == "FAILED"):
@@ -163,16 +166,16 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     warning_marker = Placeholder()
     warning_lines = 0
     failing_targets = _targets_with_failures(lines)
+    target = -1  # the index of the current target's header line (-1: before any)
     results: list[re.Match[str]] = []
 
     detail_name: str | None = None
     detail: list[str] = []
     detail_header = ""
     diagnostic: str | None = None  # "error" or "warning" while inside a compiler diagnostic
-    names_shown: set[str] = set()  # failing tests named by a "... FAILED" line or a detail header
     targets_hinted: set[str] = set()  # targets named by a "to rerun pass" hint
-    skip_until_blank = False  # inside a name list all of whose names were shown above
-    relisted = 0  # lines of "failures:" headings and name lists that repeat names shown above
+    skip_until_blank = False  # inside a list of failed targets each named by its rerun hint above
+    relisted = 0  # "failures:" headings above details (each detail names its test) and target lists hinted above
     notes_dropped = 0  # repeated RUST_BACKTRACE notes
     note_seen = False
 
@@ -192,18 +195,6 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             line for i, line in enumerate(kept)
             if not (line == "stderr:" and i > 0 and kept[i - 1].startswith("Test executable failed"))
         ]
-
-    def repeats_names(start: int) -> int:
-        """Return how many lines from ``start`` list names all shown above (0 when one is new)."""
-        count = 0
-        for line in lines[start:]:
-            listed = _LISTED_NAME.match(line) if type(line) is str else None
-            if listed is None:
-                break
-            if listed["name"] not in names_shown:
-                return 0
-            count += 1
-        return count
 
     def flush_detail() -> None:
         nonlocal detail_name, detail
@@ -251,10 +242,6 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             if _DETAIL_HEADER.match(following):
                 relisted += 1  # the heading above the details: each detail names its test
                 continue
-            if repeats_names(index + 1):
-                relisted += 1
-                skip_until_blank = True
-                continue
         if _TARGETS_FAILED.match(line):
             out.append(line)
             skip_until_blank = False
@@ -274,7 +261,6 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         header = _DETAIL_HEADER.match(line)
         if header:
             detail_name, detail_header, detail = header["name"], line, []
-            names_shown.add(header["name"])
             continue
         test = _TEST_LINE.match(line)
         if test:
@@ -284,7 +270,6 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             else:
                 if result == "FAILED":
                     report.failures += 1
-                    names_shown.add(test["name"])
                 out.append(line)
             continue
         if _QUIET_PROGRESS.match(line):
@@ -294,9 +279,14 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             if "F" in progress:
                 out.append(line)
             continue
-        if _RUNNING_COUNT.match(line) or _BUILD_PROGRESS.match(line):
+        if _RUNNING_COUNT.match(line):
+            if target in failing_targets:
+                out.append(line)  # how many tests the failing target ran
+            continue
+        if _BUILD_PROGRESS.match(line):
             continue
         if _TARGET_START.match(line):
+            target = index
             if index in failing_targets:
                 out.append(line)
             continue

@@ -23,7 +23,7 @@ _FINAL = re.compile(
 )
 _HEADER_LINE = re.compile(
     r"^(?:platform |cachedir: |rootdir: |configfile: |plugins: |benchmark: |hypothesis profile |"
-    r"Using --randomly-seed|testpaths: |collecting \.\.\. |collected \d+ items?|metadata: |django: |asyncio: |"
+    r"Using --randomly-seed|testpaths: |metadata: |django: |asyncio: |"
     r"Test order randomisation|sensitiveurl: |timeout: |xdist-|\d+ workers \[)"
 )
 # "tests/test_x.py ..F.s   [ 40%]" (default) and "..F.s   [ 40%]" (-q)
