@@ -1,8 +1,9 @@
 """The security pass: find credential-shaped strings fast, report them without values.
 
-Two stages.  The compiled prefilter (``_speedups.candidate_windows``) runs one
-case-insensitive keyword automaton over the raw bytes and returns, per pattern,
-the byte windows where a match could lie.  Only those windows are decoded and
+Two stages.  The compiled prefilter (``_speedups.windows_and_marked_lines``)
+runs one case-insensitive keyword automaton over the raw bytes and returns, per
+pattern, the byte windows where a match could lie (and, from the same pass, the
+lines holding the filter pipeline's signal words).  Only those windows are decoded and
 verified with the pattern's regex (the ``regex`` module, time-bounded, so no
 pattern and no input can hang the scan).  A ``Finding`` has no value field:
 nothing built from findings can leak a secret.
@@ -459,7 +460,7 @@ class Scanner:
     @property
     def marks_lines(self) -> bool:
         """Whether ``scan_marking_lines`` reports lines (the scanner was built with line words)."""
-        return any(getattr(self.tables, "marked", ()))
+        return any(self.tables.marked)
 
     @staticmethod
     def _build_tables(patterns: Sequence[SecretPattern], line_words: Sequence[str] = ()) -> ScanTables:
@@ -515,8 +516,7 @@ class Scanner:
         raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else bytes(data)
         if not raw:
             return []
-        tables = self.tables
-        windows = _speedups.candidate_windows(tables.keywords, raw, tables.keyword_patterns, tables.radius, tables.line_reach, tables.anchored, tables.follow)
+        windows, _ = self._search(raw)
         return self._findings_in(raw, windows)
 
     def scan_marking_lines(self, data: bytes) -> tuple[list[Finding], list[int]]:
@@ -525,14 +525,16 @@ class Scanner:
         The words are found case-insensitively (ASCII letters) by the pass that
         finds the keywords, so the lines cost next to nothing more.
         """
-        tables = self.tables
         if not data:
             return [], []
-        marked = getattr(tables, "marked", ())
-        windows, lines = _speedups.windows_and_marked_lines(
-            tables.keywords, data, tables.keyword_patterns, tables.radius, tables.line_reach, tables.anchored,
-            tables.follow, marked)
+        windows, lines = self._search(data, self.tables.marked)
         return self._findings_in(data, windows), lines
+
+    def _search(self, raw: bytes, marked: tuple[bool, ...] = ()) -> tuple[list[tuple[int, int, int, bool]], list[int]]:
+        """Return the prefilter's candidate windows over ``raw`` and the starts of the lines ``marked`` keywords hit."""
+        tables = self.tables
+        return _speedups.windows_and_marked_lines(tables.keywords, raw, tables.keyword_patterns, tables.radius,
+                                                  tables.line_reach, tables.anchored, tables.follow, marked)
 
     def _findings_in(self, raw: bytes, windows: list[tuple[int, int, int, bool]]) -> list[Finding]:
         spans = self._verify_all(raw, windows)
@@ -602,7 +604,7 @@ class Scanner:
 
     def spans(self, data: bytes) -> list[tuple[int, int, str]]:
         """Return (start, end, pattern id) byte spans, for redaction inside the engine only."""
-        windows = _speedups.candidate_windows(self.tables.keywords, data, self.tables.keyword_patterns, self.tables.radius, self.tables.line_reach, self.tables.anchored, self.tables.follow)
+        windows, _ = self._search(data)
         return sorted((s, e, c.pattern.id) for s, e, c in _dedupe(self._verify_all(data, windows)))
 
     def __getstate__(self) -> dict[str, Any]:
