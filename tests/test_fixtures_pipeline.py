@@ -70,6 +70,7 @@ def test_savings_over_all_fixtures(graph: MatcherGraph) -> None:
     out = sum(outcome.out_bytes for outcome in outcomes)
     mean = sum(outcome.saved for outcome in outcomes) / len(outcomes)
     # 0.70 until the sixth capture batch: its 50 cases bring 1.2 MB of long outputs where every line
-    # is an answer (blame, lint reports, a pip log), saving 51 % in total; the 393 before save 73.8 %
-    assert 1 - out / raw >= 0.65
+    # is an answer (blame, lint reports, a pip log), saving 51 % in total; the 393 before save 73.8 %.
+    # 0.65 until listings kept 1,200 lines and grep 800 (not 300): 63.9 %, with no must-survive lost
+    assert 1 - out / raw >= 0.62
     assert mean >= 0.30
