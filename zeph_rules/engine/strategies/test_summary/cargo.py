@@ -16,9 +16,10 @@ _RESULT = re.compile(
     r"(?P<ignored>\d+) ignored; (?P<measured>\d+) measured; (?P<filtered>\d+) filtered out"
 )
 _DETAIL_HEADER = re.compile(r"^---- (?P<name>.+?) std(?:out|err) ----$")
+# (not ``Finished``: the build's verdict, one line, and in ``cargo build && cargo test`` the first command's)
 _BUILD_PROGRESS = re.compile(
     r"^\s*(?:Compiling|Downloading|Downloaded|Updating|Fetching|Fresh|Locking|Adding|Checking|Blocking|"
-    r"Finished|Documenting|Building|Installing|Installed|Waiting|Locked) "
+    r"Documenting|Building|Installing|Installed|Waiting|Locked) "
 )
 _TARGET_START = re.compile(r"^\s+(?:Running|Doc-tests) ")
 _DIAGNOSTIC_START = re.compile(r"^(?P<kind>error|warning)(?:\[\w+\])?: ")
