@@ -87,6 +87,18 @@ def test_access_log_status_is_part_of_the_message() -> None:
     assert out == f"{ok} (x2)\n{failed}\n"
 
 
+def test_a_request_logged_without_its_protocol_keeps_an_error_status_apart() -> None:
+    # python logging and morgan's "dev" format log `"POST /x" 500 57 ms` / `GET /x 404 3.1 ms`
+    lines = [f'2025-03-15 06:09:{second:02d},731 INFO orders.api: 10.0.1.{second} - "POST /api/carts/{second}/checkout" 201 6 ms'
+             for second in range(10, 16)]
+    failed = '2025-03-15 06:09:57,731 INFO orders.api: 10.0.1.194 - "POST /api/carts/35/checkout" 500 57 ms'
+    out = dedup("\n".join([*lines[:3], failed, *lines[3:]]) + "\n", {}, 0).text
+    assert failed in out.splitlines()
+    assert out.splitlines()[0] == lines[0] + " (x5)"  # the 201s group (the last line stays as it is)
+    assert _SIGNAL.search("GET /api/items/7 404 3.112 ms - 21")
+    assert not _SIGNAL.search("GET /api/items/7 200 3.112 ms - 21")
+
+
 # -- JSON lines -------------------------------------------------------------------
 
 

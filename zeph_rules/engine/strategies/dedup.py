@@ -68,6 +68,7 @@ _SIGNAL_WORDS = (
     "denied", "refused", "unreachable", "unhandled", "uncaught", "crash", "unauthori", "forbidden",
     "not permitted", "cannot", "can't", "could not", "couldn't", "unable to", "corrupt", "deadlock",
     "status", "http/", "| 4", "| 5", "completed", "code 4", "code 5",
+    "get /", "post /", "put /", "patch /", "delete /", "head /", "options /",
     # a few other locales' error and warning words
     "fehler", "warnung", "échec", "echec", "avertissement", "fallo", "falló", "advertencia", "avviso",
     "ошибк", "предупрежд", "错误", "失败", "警告", "エラー", "失敗",
@@ -88,7 +89,9 @@ _SIGNAL = re.compile(
     # an HTTP status of 400 or more: after the request line, as a field, in a table
     r"|\bHTTP/[\d.]+\"?\s+[45]\d\d\b|\bstatus(?:_?code)?[\"']?\s*[=:]\s*[\"']?[45]\d\d\b"
     r"|\|\s*[45]\d\d\s*\||\bCompleted [45]\d\d\b"
-    r"|\bcode [45]\d\d\b",  # http.server's `code 404, message File not found`
+    r"|\bcode [45]\d\d\b"  # http.server's `code 404, message File not found`
+    # a request and its status without the protocol: `"POST /api/x" 500 57 ms`, morgan's `GET /x 404 3.1 ms`
+    r"|\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S*?\"? [45]\d\d\b",
     re.IGNORECASE,
 )
 
