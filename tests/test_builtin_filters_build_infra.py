@@ -1,4 +1,4 @@
-"""The built-in terraform and cmake/ctest filter rules on real output: what goes and what stays."""
+"""The built-in terraform, cmake/ctest and shellcheck filter rules on real output: what goes and what stays."""
 
 from __future__ import annotations
 
@@ -50,3 +50,24 @@ def test_ctest_after_a_cmake_build_keeps_results_and_warnings(graph: MatcherGrap
     assert "[100%] Built target csvcount" in out
     assert "warning: unused parameter" in out
     assert "Start 1: field" not in out and "Building C object" not in out and "Detecting C compiler" not in out
+
+
+@pytest.mark.parametrize(
+    ("command", "rules"),
+    [
+        ("shellcheck scripts/*", ("shellcheck",)),
+        ("shellcheck -f gcc deploy.sh", ("linters",)),
+        ("shellcheck --format=gcc deploy.sh", ("linters",)),
+        ("shellcheck -f json deploy.sh", ()),
+    ],
+)
+def test_shellcheck_formats_go_to_their_rule(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
+    assert graph.filter(command, "x\n", 1).rules == rules
+
+
+def test_shellcheck_tty_keeps_every_finding_and_fix_and_drops_the_wiki_links(graph: MatcherGraph) -> None:
+    raw = _raw("shellcheck/q7_debian_scripts")
+    out = graph.filter("shellcheck scripts/*", raw, 1).output
+    assert out.count("Did you mean:") == raw.count("Did you mean:")
+    assert out.count(" SC2086 (info): ") == raw.count(" SC2086 (info): ")
+    assert "https://www.shellcheck.net/wiki/" not in out and "For more information:" not in out

@@ -22,6 +22,23 @@ def test_status_counts_sections_and_drops_hints() -> None:
     assert "... (5 hint lines omitted) ..." in result.text
 
 
+def test_status_in_another_locale_is_compacted_by_its_shape() -> None:
+    result = STRATEGIES["git_status"](_raw("git/q7_status_de_DE"), {}, 0)
+    assert result.confidence is Confidence.FULL
+    lines = result.text.splitlines()
+    assert "Zum Commit vorgemerkte Änderungen: (2)" in lines
+    assert "Änderungen, die nicht zum Commit vorgemerkt sind: (6)" in lines
+    assert "Unversionierte Dateien: (1)" in lines and "  scratch/" in lines
+    assert "Ihr Branch und 'origin/main' sind divergiert," in lines  # kept as it is
+    assert not any("benutzen Sie" in line for line in lines)
+    assert lines[-1] == "... (5 hint lines omitted) ..."
+
+
+def test_status_with_no_recognisable_shape_falls_back() -> None:
+    text = "Statut inconnu\nrien ici\n"
+    assert STRATEGIES["git_status"](text, {}, 0).confidence is Confidence.FALLBACK
+
+
 def test_short_status_is_kept() -> None:
     raw = _raw("git/status_short_branch")
     assert STRATEGIES["git_status"](raw, {}, 0) == (raw, Confidence.FULL)

@@ -16,13 +16,35 @@ from ._common import (
     split_lines,
 )
 
-_HINT = re.compile(r'^\s*\(use "git .*\)$|^\s*\((?:fix conflicts|all conflicts fixed|commit or discard)[^)]*\)$')
+# A hint quotes a git command, which no locale translates: `  (use "git add <file>..." to ...)`,
+# `  (benutzen Sie "git add <Datei>...", um ...)`; the English conflict hints quote none.
+_HINT = re.compile(r'^\s+\(.*"git [^"]*".*\)$|^\s*\((?:fix conflicts|all conflicts fixed|commit or discard)[^)]*\)$')
 _SECTIONS = frozenset(
     ("Changes to be committed:", "Changes not staged for commit:", "Untracked files:", "Unmerged paths:", "Ignored files:")
 )
 _SHORT_BRANCH = re.compile(r"^## \S")
 _SHORT_ENTRY = re.compile(r"^(?:[ MTADRCU?!][ MTADRCU?!]) \S")
 _LONG_MARKERS = ("On branch ", "HEAD detached ", "Not currently on any branch", "nothing to commit", "Your branch ")
+
+
+def _section_starts(lines: list[str]) -> set[int]:
+    """Return the indices of the section headers, in English or in any locale git speaks.
+
+    A translated header (``Zum Commit vorgemerkte Änderungen:``) is known by its
+    shape: a line at column 0 ending in a colon whose next line, past hints, is
+    a tab-indented path.
+    """
+    starts: set[int] = set()
+    for index, line in enumerate(lines):
+        if line in _SECTIONS:
+            starts.add(index)
+        elif line.endswith(":") and line[:1] not in ("", " ", "\t"):
+            following = index + 1
+            while following < len(lines) and _HINT.match(lines[following]):
+                following += 1
+            if following < len(lines) and lines[following].startswith("\t"):
+                starts.add(index)
+    return starts
 
 
 def _long_format(lines: list[str]) -> list[str]:
@@ -36,8 +58,9 @@ def _long_format(lines: list[str]) -> list[str]:
         if header_at is not None:
             out[header_at] = f"{section} ({count})"
 
-    for line in lines:
-        if line in _SECTIONS:
+    starts = _section_starts(lines)
+    for index, line in enumerate(lines):
+        if index in starts:
             close_section()
             section, count, header_at = line, 0, len(out)
             out.append(line)
@@ -62,7 +85,7 @@ def _long_format(lines: list[str]) -> list[str]:
 
 def _git_status(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
     lines, ends_with_newline = split_lines(text)
-    if any(line.startswith(_LONG_MARKERS) or line in _SECTIONS for line in lines):
+    if any(line.startswith(_LONG_MARKERS) or line in _SECTIONS for line in lines) or _section_starts(lines):
         return StrategyResult(join_lines(_long_format(lines), ends_with_newline), Confidence.FULL)
     entries = [line for line in lines if line.strip()]
     if entries and all(_SHORT_ENTRY.match(line) or _SHORT_BRANCH.match(line) for line in entries):
