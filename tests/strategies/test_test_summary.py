@@ -463,29 +463,29 @@ def test_pytest_keeps_context_that_costs_less_than_its_marker() -> None:
 
 
 def test_node_todo_tests_stay_and_skipped_ones_are_counted() -> None:
-    tap = "\n".join([
+    tap_lines = [
         "TAP version 13",
         "ok 1 - parses dates", "  ---", "  duration_ms: 0.5", "  ...",
         "ok 2 - reads CRLF # TODO CRLF not handled yet", "  ---", "  duration_ms: 0.2", "  ...",
         "ok 3 - on windows # SKIP not on linux", "  ---", "  duration_ms: 0.1", "  ...",
         "not ok 4 - sums", "  ---", "  error: 'expected 3'", "  ...",
         "1..4", "# tests 4", "# pass 2", "# fail 1", "# skipped 1", "# todo 1",
-    ])
-    result = test_summary(tap, {}, 1)
+    ]
+    result = test_summary("\n".join(tap_lines), {}, 1)
     assert "ok 2 - reads CRLF # TODO CRLF not handled yet" in result.text
     assert "on windows" not in result.text
     assert result.text.startswith("... (1 passing test and 1 skipped test omitted) ...")
-    spec = "\n".join([
+    spec_lines = [
         "✔ parses dates (0.5ms)", "✔ reads CRLF (4.01592ms) # CRLF not handled yet", "✔ sums (1ms)",
         "✖ divides (2ms)", "  AssertionError: expected 2", "ℹ tests 4", "ℹ pass 3", "ℹ fail 1", "ℹ todo 1",
-    ])
-    result = test_summary(spec, {}, 1)
+    ]
+    result = test_summary("\n".join(spec_lines), {}, 1)
     assert "✔ reads CRLF (4.01592ms) # CRLF not handled yet" in result.text
     assert "parses dates" not in result.text and "✔ sums" not in result.text
 
 
 def test_cargo_keeps_the_build_verdict() -> None:
-    text = "\n".join([
+    lines = [
         "   Compiling meter v0.1.0 (/w/meter)",
         "    Finished `dev` profile [unoptimized + debuginfo] target(s) in 0.20s",
         "   Compiling meter v0.1.0 (/w/meter)",
@@ -493,7 +493,7 @@ def test_cargo_keeps_the_build_verdict() -> None:
         "     Running unittests src/lib.rs (target/debug/deps/meter-0123456789abcdef)",
         "", "running 2 tests", "test a ... ok", "test b ... ok", "",
         "test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s", "",
-    ])
-    result = test_summary(text, {}, 0)
+    ]
+    result = test_summary("\n".join(lines), {}, 0)
     assert "target(s) in 0.20s" in result.text and "target(s) in 0.31s" in result.text
     assert "Compiling" not in result.text and "test a ... ok" not in result.text
