@@ -47,8 +47,8 @@ def _section_starts(lines: list[str]) -> set[int]:
     return starts
 
 
-def _long_format(lines: list[str]) -> list[str]:
-    """Compact ``git status``: section headers with counts, one path per line, no hints."""
+def _long_format(lines: list[str], starts: set[int]) -> list[str]:
+    """Compact ``git status``: section headers (at ``starts``) with counts, one path per line, no hints."""
     out: list[str] = []
     header_at: int | None = None
     section = ""
@@ -58,7 +58,6 @@ def _long_format(lines: list[str]) -> list[str]:
         if header_at is not None:
             out[header_at] = f"{section} ({count})"
 
-    starts = _section_starts(lines)
     for index, line in enumerate(lines):
         if index in starts:
             close_section()
@@ -85,8 +84,9 @@ def _long_format(lines: list[str]) -> list[str]:
 
 def _git_status(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
     lines, ends_with_newline = split_lines(text)
-    if any(line.startswith(_LONG_MARKERS) or line in _SECTIONS for line in lines) or _section_starts(lines):
-        return StrategyResult(join_lines(_long_format(lines), ends_with_newline), Confidence.FULL)
+    starts = _section_starts(lines)  # every English header too
+    if starts or any(line.startswith(_LONG_MARKERS) for line in lines):
+        return StrategyResult(join_lines(_long_format(lines, starts), ends_with_newline), Confidence.FULL)
     entries = [line for line in lines if line.strip()]
     if entries and all(_SHORT_ENTRY.match(line) or _SHORT_BRANCH.match(line) for line in entries):
         # The short format is already one line per path: nothing to cut.
