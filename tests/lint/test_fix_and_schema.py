@@ -123,7 +123,7 @@ def test_schema_describes_rule_files_and_builtins_validate() -> None:
     result = CliRunner().invoke(cli, ["schema"])
     assert result.exit_code == 0
     schema = json.loads(result.output)
-    assert set(schema["properties"]) == {"rules", "tools", "tests", "settings"}
+    assert set(schema["properties"]) == {"rules", "pattern_sets", "tools", "tests", "settings"}
     assert schema["additionalProperties"] is False
     tools = schema["$defs"]["ToolsSection"]["properties"]
     assert {"permissions", "shell", "file", "policy", "authorization", "filters", "dependencies"} <= set(tools)

@@ -13,7 +13,7 @@ and is skipped, and the rules around it still load.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -51,6 +51,8 @@ class _Context:
         self.diagnostics: list[Diagnostic] = []
         self.settings: dict[str, Any] = {}
         self.tests: list[InlineExample] = []
+        #: the named regex lists of every loaded file (``[pattern_sets]``); None marks a set with errors
+        self.pattern_sets: dict[str, tuple[str, ...] | None] = {}
 
     def error(self, path: PathKey, code: str, message: str, hint: str | None = None, key: bool = False,
               offset: int | None = None, length: int = 1, severity: str = ERROR, rule: str | None = None) -> None:
@@ -74,8 +76,16 @@ def desugar(sources: Sequence[SourceFile]) -> RuleSet:
     settings: dict[str, Any] = {}
     tests: list[InlineExample] = []
     order = 0
-    for src in sources:
-        ctx = _Context(src, order)
+    contexts = [_Context(src, 0) for src in sources]
+    # Pattern sets first, from every file: a rule may use a set defined in any loaded file, and a later
+    # file's set replaces an earlier one of the same name (as a later filter rule replaces a built-in).
+    pattern_sets: dict[str, tuple[str, ...] | None] = {}
+    for ctx in contexts:
+        pattern_sets.update(_pattern_sets(ctx))
+    for ctx in contexts:
+        src = ctx.src
+        ctx.order = order
+        ctx.pattern_sets = pattern_sets
         _desugar_file(ctx)
         order = ctx.order
         rules.extend(ctx.rules)
@@ -135,8 +145,13 @@ def _desugar_file(ctx: _Context) -> None:
 # ------------------------------------------------------------ validation helpers
 
 
-def _validate(ctx: _Context, model: Any, value: Any, path: PathKey, rule: str | None = None) -> Any | None:
-    """Validate ``value`` against ``model``; on failure report every problem and return None."""
+def _validate(ctx: _Context, model: Any, value: Any, path: PathKey, rule: str | None = None,
+              relocate: Callable[[PathKey], PathKey] | None = None) -> Any | None:
+    """Validate ``value`` against ``model``; on failure report every problem and return None.
+
+    ``relocate`` maps a location inside ``value`` back to the file when ``value`` is not what the file
+    says word for word (pattern-set references expanded).
+    """
     adapter = model if isinstance(model, TypeAdapter) else None
     try:
         if adapter is not None:
@@ -145,7 +160,7 @@ def _validate(ctx: _Context, model: Any, value: Any, path: PathKey, rule: str | 
     except ValidationError as exc:
         root_model = model if adapter is None else None
         for loc, code, message, hint, key, offset in _translate(exc, value, root_model):
-            ctx.error(path + loc, code, message, hint, key=key, offset=offset, rule=rule)
+            ctx.error(path + (relocate(loc) if relocate else loc), code, message, hint, key=key, offset=offset, rule=rule)
         return None
 
 
@@ -326,7 +341,12 @@ def _filter_rules(ctx: _Context, entries: Any) -> None:
         if not isinstance(entry, dict):
             ctx.error(path, "ZR021", "each rule must be a table")
             continue
-        model = _validate(ctx, models.FilterRule, entry, path, rule=name if isinstance(name, str) else None)
+        rule_name = name if isinstance(name, str) else None
+        expanded = _expand_pattern_sets(ctx, entry, path, rule_name)
+        if expanded is None:
+            continue
+        entry, relocate = expanded
+        model = _validate(ctx, models.FilterRule, entry, path, rule=rule_name, relocate=relocate)
         if model is None:
             continue
         span = ctx.src.span_of(path)
@@ -351,6 +371,96 @@ def _filter_rules(ctx: _Context, entries: Any) -> None:
                 source_text=model.match if isinstance(model.match, str) else "",
             )
         )
+
+
+# ------------------------------------------------------------ [pattern_sets]
+
+_REGEX = TypeAdapter(models.RegexStr)
+_SET_REFERENCE = 'a pattern is a regex string or a pattern-set reference `{ use = "set-name" }`'
+
+
+def _pattern_sets(ctx: _Context) -> dict[str, tuple[str, ...] | None]:
+    """Read the file's ``[pattern_sets]``: name -> its regexes, or None when the set has errors."""
+    table = ctx.src.data.get("pattern_sets")
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        ctx.error(("pattern_sets",), "ZR021", "`pattern_sets` must be a table of named regex lists (`[pattern_sets]`)")
+        return {}
+    sets: dict[str, tuple[str, ...] | None] = {}
+    for name, patterns in table.items():
+        path: PathKey = ("pattern_sets", name)
+        if not isinstance(patterns, list) or not patterns:
+            ctx.error(path, "ZR021", f"pattern set `{name}` must be a non-empty array of regex strings")
+            sets[name] = None
+            continue
+        valid = True
+        for index, pattern in enumerate(patterns):
+            if not isinstance(pattern, str):
+                ctx.error(path + (index,), "ZR022", f"pattern set `{name}` holds regex strings, not {type(pattern).__name__} values",
+                          hint="a set cannot use another set; list the regexes")
+                valid = False
+            elif _validate(ctx, _REGEX, pattern, path + (index,)) is None:
+                valid = False
+        sets[name] = tuple(patterns) if valid else None
+    return sets
+
+
+def _expand_pattern_sets(ctx: _Context, entry: dict[str, Any], path: PathKey, rule: str | None,
+                         ) -> tuple[dict[str, Any], Callable[[PathKey], PathKey] | None] | None:
+    """Replace the ``{ use = "set" }`` items of the rule's pattern lists by the set's regexes.
+
+    Return the entry to validate and a map from its locations back to the file's, or None (the rule
+    is skipped) when a reference is malformed, unknown or names a set with errors.
+    """
+    strategy = entry.get("strategy")
+    if not isinstance(strategy, dict):
+        return entry, None
+    expanded: dict[str, Any] = {}
+    origins: dict[str, list[int]] = {}
+    valid = True
+    for key, value in strategy.items():
+        if key not in models.PATTERN_LIST_FIELDS or not isinstance(value, list) or not any(isinstance(item, dict) for item in value):
+            expanded[key] = value
+            continue
+        items: list[Any] = []
+        origin: list[int] = []
+        for index, item in enumerate(value):
+            at = path + ("strategy", key, index)
+            if not isinstance(item, dict):
+                items.append(item)
+                origin.append(index)
+                continue
+            name = item.get("use")
+            if set(item) != {"use"} or not isinstance(name, str):
+                ctx.error(at, "ZR021", _SET_REFERENCE, rule=rule)
+                valid = False
+                continue
+            patterns = ctx.pattern_sets.get(name, ())
+            if name not in ctx.pattern_sets:
+                known = sorted(ctx.pattern_sets)
+                hint = did_you_mean(name, known) or (f"defined sets: {', '.join(known)}" if known else "define it under `[pattern_sets]`")
+                ctx.error(at + ("use",), "ZR027", f"unknown pattern set `{name}`", hint, rule=rule)
+                valid = False
+            elif patterns is None:
+                ctx.error(at + ("use",), "ZR027", f"pattern set `{name}` has errors (reported where it is defined), so this rule cannot use it", rule=rule)
+                valid = False
+            else:
+                items.extend(patterns)
+                origin.extend([index] * len(patterns))
+        expanded[key] = items
+        origins[key] = origin
+    if not valid:
+        return None
+    if not origins:
+        return entry, None
+
+    def relocate(loc: PathKey) -> PathKey:
+        if len(loc) >= 3 and loc[0] == "strategy" and loc[1] in origins and isinstance(loc[2], int) and loc[2] < len(origins[loc[1]]):
+            return (*loc[:2], origins[loc[1]][loc[2]], *loc[3:])
+        return loc
+
+    return {**entry, "strategy": expanded}, relocate
 
 
 def _match_spec(spec: models.MatchSpec) -> Expr:

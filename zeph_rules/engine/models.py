@@ -135,6 +135,9 @@ Strategy = Annotated[
     StripNoise | KeepMatching | StripAnnotated | Truncate | TestSummary | GroupByRule | GitStatus | GitDiff | Dedup,
     Field(discriminator="type"),
 ]
+#: the strategy settings that are regex lists: an item may also be ``{ use = "set" }``, a ``[pattern_sets]``
+#: entry, which desugar replaces by the set's regexes before these models see the rule
+PATTERN_LIST_FIELDS = ("patterns", "normalize_patterns", "routine_patterns")
 STRATEGY_TYPES = (
     "strip_noise", "keep_matching", "strip_annotated", "truncate", "test_summary",
     "group_by_rule", "git_status", "git_diff", "dedup",
@@ -368,6 +371,6 @@ class InlineTest(Strict):
 
 
 #: Known top-level sections and the sub-sections of `[tools]`, for did-you-mean.
-TOP_LEVEL_KEYS = ("rules", "tools", "tests", "settings")
+TOP_LEVEL_KEYS = ("rules", "pattern_sets", "tools", "tests", "settings")
 TOOLS_KEYS = ("permissions", "shell", "file", "policy", "authorization", "filters", "dependencies",
               "blocklist", "constraints", "blocked_sequences")

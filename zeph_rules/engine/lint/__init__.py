@@ -21,6 +21,7 @@ from .dependencies import dependency_gates
 from .determinism import determinism
 from .duplicates import duplicate_names
 from .inline_tests import inline_tests
+from .pattern_sets import unused_pattern_sets
 from .reachability import unreachable_rules
 from .regex_shape import regex_shapes
 
@@ -30,6 +31,7 @@ LintPass = Callable[[LintContext], Iterable[Diagnostic]]
 LINT_PASSES: tuple[LintPass, ...] = (
     regex_shapes,
     duplicate_names,
+    unused_pattern_sets,
     unknown_blocklist_ids,
     unreachable_rules,
     dependency_gates,

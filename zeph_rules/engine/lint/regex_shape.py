@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .. import models
 from ..errors import ERROR, WARNING, Diagnostic
 from ..ir import And, Compare, Expr, Not, Or, Regex
 from ..source import PathKey, SourceFile
@@ -19,7 +20,6 @@ from .context import LintContext
 from .regex_analysis import matches_everything, risky_shapes
 
 _STRATEGY_SINGLE = ("summary_pattern", "location_pattern", "rule_pattern")
-_STRATEGY_LISTS = ("patterns", "normalize_patterns", "routine_patterns")
 #: Strategies whose `patterns` delete the lines they match, and the one that keeps them.
 _DELETES = ("strip_noise", "strip_annotated")
 _KEEPS = ("keep_matching",)
@@ -41,21 +41,40 @@ def regex_shapes(ctx: LintContext) -> Iterator[Diagnostic]:
 
 
 def _line_patterns(ctx: LintContext, src: SourceFile) -> Iterator[Diagnostic]:
+    reported: set[tuple[str, PathKey]] = set()
     for index, entry in enumerate(_list(src.data.get("rules"))):
         strategy = entry.get("strategy") if isinstance(entry, dict) else None
         if not isinstance(strategy, dict) or strategy.get("type") not in (*_DELETES, *_KEEPS):
             continue
         name = entry.get("name") if isinstance(entry.get("name"), str) else None
-        for k, pattern in enumerate(_list(strategy.get("patterns"))):
-            if not isinstance(pattern, str) or not matches_everything(pattern):
-                continue
-            path = ("rules", index, "strategy", "patterns", k)
-            if strategy["type"] in _DELETES:
-                yield ctx.at(src, path, "ZR203", f"pattern `{pattern}` matches every line (it matches the empty string), so `{strategy['type']}` would delete all output",
-                             hint="anchor it or require at least one character (e.g. `^\\s*$` for blank lines)", rule=name)
+        for k, item in enumerate(_list(strategy.get("patterns"))):
+            if isinstance(item, str):
+                places = [(src, ("rules", index, "strategy", "patterns", k), item)]
+            elif isinstance(item, dict) and isinstance(item.get("use"), str):
+                places = list(_set_patterns(ctx, item["use"]))  # reported where the set defines them
             else:
-                yield ctx.at(src, path, "ZR204", f"pattern `{pattern}` matches every line, so `keep_matching` keeps everything",
-                             hint="require at least one character", severity=WARNING, rule=name)
+                continue
+            for where, path, pattern in places:
+                if (where.path, path) in reported or not matches_everything(pattern):
+                    continue
+                reported.add((where.path, path))
+                if strategy["type"] in _DELETES:
+                    yield ctx.at(where, path, "ZR203", f"pattern `{pattern}` matches every line (it matches the empty string), so `{strategy['type']}` would delete all output",
+                                 hint="anchor it or require at least one character (e.g. `^\\s*$` for blank lines)", rule=name)
+                else:
+                    yield ctx.at(where, path, "ZR204", f"pattern `{pattern}` matches every line, so `keep_matching` keeps everything",
+                                 hint="require at least one character", severity=WARNING, rule=name)
+
+
+def _set_patterns(ctx: LintContext, set_name: str) -> Iterator[tuple[SourceFile, PathKey, str]]:
+    """Yield (file, path, regex) of the pattern set a rule uses: the last loaded file's definition wins."""
+    for src in reversed(ctx.sources):
+        sets = src.data.get("pattern_sets")
+        if isinstance(sets, dict) and set_name in sets:
+            for k, pattern in enumerate(_list(sets[set_name])):
+                if isinstance(pattern, str):
+                    yield src, ("pattern_sets", set_name, k), pattern
+            return
 
 
 def _list(value: Any) -> list[Any]:
@@ -79,10 +98,15 @@ def _regexes(src: SourceFile) -> Iterator[tuple[PathKey, str, str, int, str | No
             for key in _STRATEGY_SINGLE:
                 if isinstance(strategy.get(key), str):
                     yield base + ("strategy", key), strategy[key], "", 0, name
-            for key in _STRATEGY_LISTS:
+            for key in models.PATTERN_LIST_FIELDS:
                 for k, pattern in enumerate(_list(strategy.get(key))):
                     if isinstance(pattern, str):
                         yield base + ("strategy", key, k), pattern, "", 0, name
+    sets = src.data.get("pattern_sets")
+    for set_name, patterns in (sets.items() if isinstance(sets, dict) else ()):
+        for k, pattern in enumerate(_list(patterns)):
+            if isinstance(pattern, str):
+                yield ("pattern_sets", set_name, k), pattern, "", 0, None
     tools = src.data.get("tools")
     for section in ("policy", "authorization"):
         table = tools.get(section) if isinstance(tools, dict) else None
