@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 dedup = STRATEGIES["dedup"]
 _COUNT = re.compile(r" \(x(\d+)\)$")
-_BLOCK = re.compile(r"^\.\.\. \((\d+) (?:lines? omitted: the same as the block above|similar lines? omitted)\) \.\.\.$")
+_BLOCK = re.compile(
+    r"^\.\.\. \((\d+) (?:lines? omitted: the same as (?:the block above|under an earlier record)|similar lines? omitted)\) \.\.\.$"
+)
 
 
 def _raw(case: str) -> str:
@@ -41,8 +43,10 @@ def _graph() -> Any:
 
 def _builtin_params(rule_name: str) -> dict[str, Any]:
     """Return the strategy parameters of a built-in filter rule, as the pipeline passes them."""
-    rules = tomllib.loads((ROOT / "zeph_rules" / "builtin_rules" / "filters.toml").read_text(encoding="utf-8"))["rules"]
-    return dict(next(rule for rule in rules if rule["name"] == rule_name)["strategy"])
+    from zeph_rules.engine.loader import load_ruleset
+
+    rules = load_ruleset([], builtin=True).rules  # desugared: `{ use = "set" }` items are the set's regexes
+    return dict(next(rule for rule in rules if rule.id == rule_name).payload)
 
 
 def _split(text: str) -> list[str]:
@@ -374,3 +378,34 @@ def test_the_last_record_ends_the_output_even_when_it_repeats_an_earlier_one(cas
 def test_the_last_line_stands_alone_and_the_counts_still_add_up() -> None:
     raw = "10:00:01 worker 1 ready\n10:00:02 worker 2 ready\n10:00:03 worker 3 ready\n"
     assert dedup(raw, {}, 0).text == "10:00:01 worker 1 ready (x2)\n10:00:03 worker 3 ready\n"
+
+
+def test_a_stack_trace_stays_whole_under_its_record() -> None:
+    output = dedup(_raw("logs/q8_tail_1000_java_log"), {}, 0).text.splitlines()
+    record = output.index('2025-04-02 05:02:10.945 SEVERE  [sync-3] SyncService - row 612 skipped: NullPointerException')
+    assert output[record + 1 : record + 5] == [
+        'java.lang.NullPointerException: Cannot invoke "java.lang.Integer.intValue()" because "<local4>" is null',
+        "\tat com.example.inventory.SyncService.applyRow(SyncService.java:76)",
+        "\tat com.example.inventory.SyncService.syncRow(SyncService.java:88)",
+        "\tat com.example.inventory.SyncService.main(SyncService.java:120)",
+    ]
+
+
+def test_chained_python_tracebacks_keep_each_exception_line() -> None:
+    output = dedup(_raw("logs/q8_cat_app_log"), {}, 0).text.splitlines()
+    record = next(i for i, line in enumerate(output) if "invoice 51022 for cust-0218 failed" in line)
+    trace = output[record + 1 : record + 14]
+    assert trace[3] == "billing.gateway.UpstreamTimeout: ledger.internal:7443 did not answer within 5.0s (invoice 51022)"
+    assert trace[5] == "The above exception was the direct cause of the following exception:"
+    assert trace[-1] == "billing.gateway.LedgerError: could not post invoice 51022"
+
+
+def test_a_trace_repeated_word_for_word_is_a_counted_marker() -> None:
+    record = "2025-04-02 06:00:0{} ERROR app: request failed"
+    trace = ["Traceback (most recent call last):", '  File "app.py", line 3, in handle', "    fail()", "KeyError: 'x'"]
+    text = "\n".join([record.format(1), *trace, record.format(2), *trace, "2025-04-02 06:00:03 INFO app: done", ""])
+    assert dedup(text, {}, 0).text.splitlines() == [
+        record.format(1), *trace, record.format(2),
+        "... (4 lines omitted: the same as under an earlier record) ...",
+        "2025-04-02 06:00:03 INFO app: done",
+    ]

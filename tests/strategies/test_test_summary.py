@@ -424,15 +424,16 @@ def test_cargo_drops_what_repeats_names_shown_above() -> None:
     text = test_summary(_raw("cargo/q4_test_p_doc_fail"), {}, 101).text
     lines = text.split("\n")
     assert lines[0] == (
-        "... (11 passing tests, 6 lines re-listing failures named above and 3 repeated RUST_BACKTRACE notes"
+        "... (11 passing tests, 3 lines re-listing failures named above and 3 repeated RUST_BACKTRACE notes"
         " omitted) ..."
     )
     # the "failures:" heading above the details goes (each detail names its test); the closing list of
     # names stays: it is libtest's own summary of what failed, and readers look for it
     assert lines.count("failures:") == 3 and "    tests::tick_refills_to_capacity" in lines
     assert lines.count("note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace") == 1
-    # the closing target list repeats the rerun hints; its heading stays
-    assert "error: 3 targets failed:" in lines and "    `-p meter --doc`" not in lines
+    # the closing target list stays whole, though it repeats the rerun hints: readers look for it
+    at = lines.index("error: 3 targets failed:")
+    assert lines[at + 1 : at + 4] == ["    `-p meter --lib`", "    `-p meter --test limits`", "    `-p meter --doc`"]
     assert "error: doctest failed, to rerun pass `-p meter --doc`" in lines
     for kept in (
         "test tests::parse_quota_rejects_garbage_refill ... FAILED",
@@ -497,3 +498,52 @@ def test_cargo_keeps_the_build_verdict() -> None:
     result = test_summary("\n".join(lines), {}, 0)
     assert "target(s) in 0.20s" in result.text and "target(s) in 0.31s" in result.text
     assert "Compiling" not in result.text and "test a ... ok" not in result.text
+
+
+def test_mocha_keeps_failing_tests_under_their_suites_and_the_counts() -> None:
+    raw = _raw("mocha/q8_spec")
+    assert detect_runner(raw.splitlines())[0] == "mocha"
+    result = STRATEGIES["test_summary"](raw, {}, 3)
+    assert result.confidence == Confidence.FULL
+    lines = result.text.splitlines()
+    assert lines[0] == "... (61 passing tests and 6 suite titles omitted) ..."
+    assert not any("✔" in line for line in lines)
+    # a suite's title stays right above its failing test; suites whose tests all passed go
+    assert lines[lines.index("    1) treats NaN as an alarm") - 1] == "  alarm"
+    assert "    temperature" not in lines
+    assert "  61 passing (60ms)" in lines and "  3 failing" in lines
+    # each failure's details keep the error and its frame in the tests, not node's own frames
+    assert "      at Context.<anonymous> (test/alarm.test.js:29:12)" in lines
+    assert not any("node:internal" in line for line in lines)
+    assert lines[-1] == "... (4 lines of node-internal stack frames omitted) ..."
+
+
+def test_mocha_dot_reporter_counts_its_failures() -> None:
+    result = STRATEGIES["test_summary"](_raw("mocha/q8_dot_color"), {}, 3)
+    assert result.confidence == Confidence.FULL  # three "!" are three failures: the exit code agrees
+    assert result.text.startswith("... (61 passing tests omitted) ...\n")
+
+
+def test_rust_full_backtrace_keeps_the_frames_in_the_code_under_test() -> None:
+    raw = _raw("cargo/q8_test_backtrace_full")
+    output = STRATEGIES["test_summary"](raw, {"truncate_stack_trace": 10}, 101).text
+    # the cut keeps the project's frames, though 20 frames of std and core come first
+    assert "                               at /tmp/zeph-fixtures/rs_eighth/crates/tally/src/stock.rs:80:9" in output
+    assert "at ./nptl/pthread_create.c" not in output
+
+
+def test_pytest_collect_only_is_the_answer() -> None:
+    raw = _raw("pytest/q8_collect_only")
+    result = STRATEGIES["test_summary"](raw, {}, 0)
+    assert (result.text, result.confidence) == (raw, Confidence.FULL)
+
+
+def test_cargo_keeps_the_failed_targets_list() -> None:
+    output = STRATEGIES["test_summary"](_raw("cargo/q8_ws_test_no_fail_fast"), {}, 101).text.splitlines()
+    at = output.index("error: 2 targets failed:")
+    assert output[at + 1 : at + 3] == ["    `-p tally --lib`", "    `-p tally --doc`"]
+
+
+def test_top_level_tap_plan_is_the_only_count_vitest_prints() -> None:
+    output = STRATEGIES["test_summary"](_raw("vitest/q8_run_tap_flat"), {}, 1).text.splitlines()
+    assert "1..33" in output

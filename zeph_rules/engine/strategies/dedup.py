@@ -25,6 +25,11 @@ except a security signal, which always stays.
 A record's continuation lines (PostgreSQL's ``DETAIL:``, ``HINT:``,
 ``STATEMENT:``, ``CONTEXT:`` ... after an ``ERROR:``) belong to it: they are
 part of its message, stay right under it and are never grouped apart from it.
+So does the stack trace a record is followed by (Python's ``Traceback`` with
+its chained causes, Java's and node's ``at`` frames with ``Caused by:``): the
+frames and the exception line of one trace never group with another's, where
+the file, the line number or the message may be the clue.  A trace that repeats
+an earlier one word for word is shown as a counted marker under its record.
 
 ``fold_runs`` (0: off) folds each run of that many or more consecutive lines
 that are equal but for their numbers (``registering route /api/resource0`` ...
@@ -144,6 +149,16 @@ _SIGNAL_LEVELS = frozenset((
 ))
 # A continuation line of the record above it: PostgreSQL's (two spaces after the colon).
 _CONTINUATION = re.compile(r"\b(?:DETAIL|HINT|STATEMENT|CONTEXT|QUERY|LOCATION):  \S")
+#: the lines that make a stack trace one: Python's frames, Java's and node's
+_TRACE_FRAME = re.compile(r"^\s+File \"|^\s+at \S")
+#: Python's words between a chained exception and the next traceback
+_TRACE_CHAIN = re.compile(
+    r"^(?:During handling of the above exception, another exception occurred:"
+    r"|The above exception was the direct cause of the following exception:)$"
+)
+#: an exception line at column 0: ``KeyError: 'CHF'``, ``java.lang.NullPointerException: ...``,
+#: ``Caused by: java.io.IOException``, or a bare dotted class name
+_EXCEPTION_HEAD = re.compile(r"^(?:Caused by: |Suppressed: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?::(?:\s.*)?)?$")
 _JSON_KEY = "\x1fJ"
 _ACCESS_KEY = "\x1fA"
 
@@ -246,7 +261,7 @@ def _apply_user_normalisers(lines: list[str], sources: list[str]) -> list[str]:
 class _Plan:
     """Per line: the key it groups by, or None for a line that stays on its own or groups verbatim."""
 
-    __slots__ = ("attached", "continued", "keys", "records", "repeats", "signals")
+    __slots__ = ("attached", "continued", "keys", "records", "repeats", "signals", "traced")
 
     def __init__(self, size: int) -> None:
         self.keys: list[str | None] = [None] * size
@@ -257,6 +272,8 @@ class _Plan:
         self.attached: dict[int, list[int]] = {}
         #: every continuation line (it is shown with its record, never on its own)
         self.continued: set[int] = set()
+        #: the records followed by a stack trace: each stays on its own (a repeated trace becomes a marker)
+        self.traced: set[int] = set()
         self.records = 0
 
     def block(self, lines: list[str], index: int) -> list[str]:
@@ -310,6 +327,47 @@ def _attach_continuations(lines: list[str], plan: _Plan, skipped: set[int]) -> N
             plan.continued.add(index)
 
 
+def _attach_stack_traces(lines: list[str], plan: _Plan, skipped: set[int]) -> None:
+    """Attach the stack trace that follows a log record to it (see the module's docstring).
+
+    The lines after a record belong to its trace while they are indented (frames,
+    source lines, carets), a traceback header, Python's chaining sentence (and the
+    blank lines around it), or an exception line at column 0; the first other line
+    ends it.  Lines that hold no frame at all stay as they were.  A record with a
+    trace is never grouped: two traces equal but for a line number are two clues.
+    """
+    index = 0
+    count = len(lines)
+    while index < count:
+        if index in skipped or index in plan.attached or not _LOG_RECORD.match(lines[index]):
+            index += 1
+            continue
+        head = index
+        block: list[int] = []
+        framed = False
+        at = head + 1
+        while at < count and at not in skipped and not _LOG_RECORD.match(lines[at]):
+            line = lines[at]
+            if line[:1] in (" ", "\t") and line.strip() or line == "Traceback (most recent call last):" or _TRACE_CHAIN.match(line):
+                framed = framed or bool(_TRACE_FRAME.match(line))
+            elif not line.strip():
+                following = lines[at + 1] if at + 1 < count else ""
+                if not (_TRACE_CHAIN.match(following) or following == "Traceback (most recent call last):"
+                        or block and _TRACE_CHAIN.match(lines[block[-1]])):
+                    break
+            elif not _EXCEPTION_HEAD.match(line):
+                break
+            block.append(at)
+            at += 1
+        while block and not lines[block[-1]].strip():
+            block.pop()
+        if framed and block:
+            plan.attached.setdefault(head, []).extend(block)
+            plan.continued.update(block)
+            plan.traced.add(head)
+        index = max(at, head + 1)
+
+
 def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
     """Classify every line: log record or not, signal or not, and its message key."""
     log_lines_only = bool(params.get("log_lines_only"))
@@ -322,6 +380,11 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
     repeated = {index for start, length in plan.repeats.items() for index in range(start, start + length)}
     if ":  " in text:
         _attach_continuations(lines, plan, repeated)
+        repeated |= plan.continued
+    if not log_lines_only and ("Traceback (most recent call last):" in text or "\tat " in text or "    at " in text):
+        # where every line is a record or groups with its like, a trace's lines would group with other
+        # traces' (log_lines_only leaves them alone anyway)
+        _attach_stack_traces(lines, plan, repeated)
         repeated |= plan.continued
     for index, line in enumerate(lines):
         if index in repeated:
@@ -377,7 +440,7 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
     for index, key in enumerate(plan.keys):
         if index in repeated:
             continue
-        if index == final:
+        if index == final or index in plan.traced:
             groups.append((index, 1))
         elif key is not None:
             grouped.append(index)
@@ -459,7 +522,17 @@ def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> Strat
     min_run = int_param(params, "fold_runs", 0)
     if min_run > 0:
         min_run = max(min_run, 3)  # a shorter run would not get shorter under a marker
-    if len(groups) + len(plan.continued) == len(lines) and not plan.repeats and min_run <= 0:
+    # a trace (or continuation) under a record that repeats, word for word, one under an earlier record
+    seen_blocks: set[str] = set()
+    repeated_blocks: set[int] = set()
+    for first, count in groups:
+        block = plan.attached.get(first) if count > 0 else None
+        if block is not None and len(block) >= 3:
+            shown = "\n".join(lines[at] for at in block)
+            if shown in seen_blocks:
+                repeated_blocks.add(first)
+            seen_blocks.add(shown)
+    if len(groups) + len(plan.continued) == len(lines) and not plan.repeats and not repeated_blocks and min_run <= 0:
         return StrategyResult(text, Confidence.FULL)
     entries: list[tuple[str, int, str | None]] = []
     for first, count in groups:
@@ -467,7 +540,11 @@ def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> Strat
             entries.append((f"... ({plural(-count, 'line')} omitted: the same as the block above) ...", -count, None))
             continue
         line = lines[first] if count == 1 else f"{lines[first]} (x{count})"
-        if first in plan.attached:
+        if first in repeated_blocks:
+            entries.append((line, count, None))
+            omitted = len(plan.attached[first])
+            entries.append((f"... ({plural(omitted, 'line')} omitted: the same as under an earlier record) ...", count, None))
+        elif first in plan.attached:
             entries.append((line, count, None))
             entries.extend((lines[at], count, None) for at in plan.attached[first])
         elif min_run > 0 and not plan.signals[first]:

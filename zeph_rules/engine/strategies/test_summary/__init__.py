@@ -66,6 +66,8 @@ PARSERS: tuple[tuple[str, Detector, Summariser], ...] = (
     ("node-tap", _lazy("javascript", "looks_like_node_tap"), _lazy("javascript", "summarise_node_tap")),
     ("node-spec", _lazy("javascript", "looks_like_node_spec"), _lazy("javascript", "summarise_node_spec")),
     ("jest", _lazy("javascript", "looks_like_jest"), _lazy("javascript", "summarise_jest")),
+    # after jest: a test's console output could print "N passing (Tms)", jest's "Tests:" is its own
+    ("mocha", _lazy("javascript", "looks_like_mocha"), _lazy("javascript", "summarise_mocha")),
     ("go", _lazy("gotest", "looks_like_go"), _lazy("gotest", "summarise_go")),
     ("cargo-build", looks_like_cargo_build_failure, summarise_cargo),
 )

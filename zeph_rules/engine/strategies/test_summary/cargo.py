@@ -30,14 +30,12 @@ _CARGO_EPILOGUE = re.compile(
 )
 #: libtest's hint under a panic; every failure repeats it, the first one says it all
 _BACKTRACE_NOTE = re.compile(r"^note: run with `RUST_BACKTRACE=(?:1|full)` environment variable to display a backtrace$")
-#: ``error: test failed, to rerun pass `-p meter --lib``` and its doc-test twin
-_RERUN_HINT = re.compile(r"^error: (?:test|doctest) failed, to rerun pass (?P<target>`[^`]+`)$")
-#: ``error: 3 targets failed:``, followed by one indented `` `target` `` line each
-_TARGETS_FAILED = re.compile(r"^error: \d+ targets? failed:$")
-#: a name in the ``failures:`` list libtest prints after the details
-_LISTED_NAME = re.compile(r"^    (?P<name>\S.*)$")
-# A libtest/Rust backtrace frame in the crate under test ("at ./src/lib.rs:27:38") or a panic message.
-_RUST_SIGNAL = re.compile(r"panicked at|assert|left:|right:|\bat \./|^\s*at src/|note: |expected|Error")
+# A panic message, or the location of a backtrace frame in the code under test: "at ./src/lib.rs:27:38",
+# or an absolute path that is not the toolchain's, a registry crate's or glibc's ("at ./nptl/...").
+_RUST_SIGNAL = re.compile(
+    r"panicked at|assert|left:|right:|note: |expected|Error"
+    r"|^\s*at (?!/rustc/|\./(?:nptl|misc|csu|stdlib)/)(?!\S*/(?:\.cargo/registry|\.rustup|rustlib)/)\S+:\d+"
+)
 
 # nextest
 _NEXTEST_STATUS = re.compile(r"^\s+(?P<status>PASS|FAIL|SKIP|SIGSEGV|SIGABRT|TIMEOUT|LEAK|FLAKY|TRY \d+ FAIL|TRY \d+ PASS) \[")
@@ -174,9 +172,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     detail: list[str] = []
     detail_header = ""
     diagnostic: str | None = None  # "error" or "warning" while inside a compiler diagnostic
-    targets_hinted: set[str] = set()  # targets named by a "to rerun pass" hint
-    skip_until_blank = False  # inside a list of failed targets each named by its rerun hint above
-    relisted = 0  # "failures:" headings above details (each detail names its test) and target lists hinted above
+    relisted = 0  # "failures:" headings above details: each detail names its test
     notes_dropped = 0  # repeated RUST_BACKTRACE notes
     note_seen = False
 
@@ -233,23 +229,11 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             else:
                 detail.append(line)
                 continue
-        if skip_until_blank:
-            if _LISTED_NAME.match(line):
-                relisted += 1
-                continue
-            skip_until_blank = False
         if line == "failures:":
             following = next((later for later in lines[index + 1 :] if later.strip()), "")
             if _DETAIL_HEADER.match(following):
                 relisted += 1  # the heading above the details: each detail names its test
                 continue
-        if _TARGETS_FAILED.match(line):
-            out.append(line)
-            skip_until_blank = False
-            listed = [later.strip() for later in lines[index + 1 :] if type(later) is str][: int(line.split()[1])]
-            if listed and all(target in targets_hinted for target in listed):
-                skip_until_blank = True  # each target was named by its rerun hint
-            continue
         if diagnostic is not None:
             if not line.strip():
                 diagnostic = None
@@ -291,9 +275,6 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             if index in failing_targets:
                 out.append(line)
             continue
-        hint = _RERUN_HINT.match(line)
-        if hint:
-            targets_hinted.add(hint["target"])
         result_match = _RESULT.match(line)
         if result_match:
             results.append(result_match)

@@ -1,10 +1,10 @@
-"""JavaScript runners: jest, vitest, and node's built-in runner (spec and TAP reporters)."""
+"""JavaScript runners: jest, vitest, mocha, and node's built-in runner (spec, dot and TAP reporters)."""
 
 from __future__ import annotations
 
 import re
 
-from .._common import omitted_marker
+from .._common import omitted_marker, plural
 from ._shared import FailureBudget, Report, cut_trace, tidy
 
 # --- jest / vitest ------------------------------------------------------------
@@ -30,6 +30,20 @@ _SPEC_SKIP = re.compile(r"^\s*﹣ ")
 #: the spec reporter shows a todo test as passing, its reason after the duration: "✔ name (4.1ms) # reason"
 _SPEC_TODO = re.compile(r"^\s*✔ .*\(\d+(?:\.\d+)?m?s\) # \S")
 _SPEC_TOTALS = re.compile(r"^ℹ (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ")
+#: the dot reporter: one character per test, then "Failed tests:" and the failures as the spec reporter shows them
+_NODE_DOTS = re.compile(r"^[.X]+$")
+
+# --- mocha ----------------------------------------------------------------------
+#: mocha's summary, after the tree of suites: "  61 passing (60ms)", then "  3 failing", "  2 pending"
+_MOCHA_PASSING = re.compile(r"^\s*\d+ passing \(\d+(?:\.\d+)?(?:ms|s|m|h)\)$")
+_MOCHA_PASS = re.compile(r"^\s+[✔✓√] ")
+_MOCHA_PENDING = re.compile(r"^\s+- \S")
+#: a failing test in the tree ("    1) treats NaN as an alarm"), and the head of its details below the summary
+_MOCHA_FAIL = re.compile(r"^\s+\d+\) \S")
+_MOCHA_DETAIL = re.compile(r"^  \d+\) \S")
+#: the dot reporter's progress: "." passed, "," pending, "!" failed (U+2024 on some terminals)
+_MOCHA_DOTS = re.compile(r"^\s*[.․,!]+$")
+
 # Stack frames inside node itself: "at Test.run (node:internal/...)", "new Promise (<anonymous>)"
 _NODE_INTERNAL_FRAME = re.compile(r"^\s*(?:at\s+)?(?:async\s+)?(?:\S.*\()?(?:node:|<anonymous>\))|^\s*(?:at\s+)?node:")
 
@@ -47,8 +61,15 @@ def looks_like_node_tap(lines: list[str]) -> bool:
 
 
 def looks_like_node_spec(lines: list[str]) -> bool:
-    """Return whether the output is node's spec reporter."""
-    return any(_SPEC_TOTALS.match(line) for line in lines)
+    """Return whether the output is node's spec reporter, or its dot reporter with failures."""
+    return any(_SPEC_TOTALS.match(line) for line in lines) or (
+        "Failed tests:" in lines and any(_NODE_DOTS.match(line) for line in lines)
+    )
+
+
+def looks_like_mocha(lines: list[str]) -> bool:
+    """Return whether the output ends the way mocha's spec, dot and list reporters end."""
+    return any(_MOCHA_PASSING.match(line) for line in lines)
 
 
 def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
@@ -135,8 +156,8 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     budget.hidden_lines += len(block) + 1
             i = max(block_end, i + 1)
             continue
-        if _TAP_SUBTEST.match(line) or _TAP_PLAN.match(line):
-            i += 1
+        if _TAP_SUBTEST.match(line) or _TAP_PLAN.match(line) and line[:1].isspace():
+            i += 1  # a subtest's plan; the top-level one stays (vitest's TAP prints no other count)
             continue
         out.append(line)
         i += 1
@@ -199,5 +220,82 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
         out.append(omitted_marker(dropped, "line", "of node-internal stack frames"))
     if repeated:
         out.append(omitted_marker(repeated, "line", "repeating the failures above"))
+    report.lines = tidy(out)
+    return report
+
+
+def summarise_mocha(lines: list[str], max_failures: int, trace_limit: int) -> Report:
+    """Keep failing tests under their suites' titles, the counts, and each failure's error and frames.
+
+    Above the summary, mocha prints the tree of suites: passing and pending tests
+    go (counted), a suite's title stays only above a failing test it holds, and
+    what is not indented (a test's console output) stays.  Below the summary come
+    the failures' details, each cut to ``trace_limit`` lines without node's own frames.
+    """
+    report = Report()
+    budget = FailureBudget(max_failures)
+    summary_at = next(index for index, line in enumerate(lines) if _MOCHA_PASSING.match(line))
+    out: list[str] = []
+    titles: list[tuple[int, str, bool]] = []  # (indent, title, shown) of the suites open at this line
+    hidden_titles = 0
+    for line in lines[:summary_at]:
+        stripped = line.strip()
+        indent = len(line) - len(line.lstrip())
+        if not stripped:
+            out.append(line)
+        elif _MOCHA_PASS.match(line):
+            report.omit_passed()
+        elif _MOCHA_PENDING.match(line):
+            report.omit_skipped()
+        elif _MOCHA_DOTS.match(line):
+            report.omit_passed(stripped.count(".") + stripped.count("․"))
+            report.omit_skipped(stripped.count(","))
+            report.failures += stripped.count("!")  # each is detailed below the summary
+        elif _MOCHA_FAIL.match(line):
+            report.failures += 1
+            for position, (title_indent, title, shown) in enumerate(titles):
+                if title_indent < indent and not shown:
+                    out.append(title)
+                    titles[position] = (title_indent, title, True)
+                    hidden_titles -= 1
+            out.append(line)
+        elif indent == 0:
+            out.append(line)  # not part of the tree: a test's own output, npm's notices
+        else:
+            while titles and titles[-1][0] >= indent:
+                titles.pop()
+            titles.append((indent, line, False))
+            hidden_titles += 1
+    if hidden_titles:
+        report.also_omitted.append(plural(hidden_titles, "suite title"))
+    frames = 0
+    block: list[str] = []
+
+    def flush() -> None:
+        nonlocal frames
+        if not block:
+            return
+        if budget.admit(block[0].strip()):
+            kept = [entry for entry in block if not _NODE_INTERNAL_FRAME.match(entry)]
+            frames += len(block) - len(kept)
+            out.extend(cut_trace(kept, trace_limit))
+        else:
+            budget.hidden_lines += len(block)
+        block.clear()
+
+    for line in lines[summary_at:]:
+        if _MOCHA_DETAIL.match(line):
+            flush()
+            block.append(line)
+        elif block:
+            block.append(line)
+        else:
+            out.append(line)  # the counts
+    flush()
+    marker = budget.marker()
+    if marker:
+        out.append(marker)
+    if frames:
+        out.append(omitted_marker(frames, "line", "of node-internal stack frames"))
     report.lines = tidy(out)
     return report

@@ -24,7 +24,7 @@ _FINAL = re.compile(
 _HEADER_LINE = re.compile(
     r"^(?:platform |cachedir: |rootdir: |configfile: |plugins: |benchmark: |hypothesis profile |"
     r"Using --randomly-seed|testpaths: |metadata: |django: |asyncio: |"
-    r"Test order randomisation|sensitiveurl: |timeout: |xdist-|\d+ workers \[)"
+    r"Test order randomisation|sensitiveurl: |timeout: |xdist-)"
 )
 # "tests/test_x.py ..F.s   [ 40%]" (default) and "..F.s   [ 40%]" (-q)
 _PROGRESS = re.compile(r"^(?:\S+\.py )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
@@ -32,6 +32,8 @@ _PROGRESS = re.compile(r"^(?:\S+\.py )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
 _VERBOSE = re.compile(
     r"^(?P<id>\S+::\S.*?) (?P<status>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)\b.*?(?:\s+\[\s*\d+%\])?$"
 )
+#: the end of ``pytest --collect-only``: "329 tests collected in 0.54s", "12/329 tests collected (317 deselected) in 0.5s"
+_COLLECTED = re.compile(r"^(?:=+ )?\d+(?:/\d+)? tests? collected(?: \(\d+ deselected\))? in [\d.]+s(?: \([\d:]+\))?(?: =+)?$")
 _DOCS_LINK = re.compile(r"^-- Docs: https://docs\.pytest\.org/\S+$")
 _PERCENT = re.compile(r"\s*\[\s*\d+%\]$")
 # pytest centres the name in underscores; a name near the terminal width leaves one on a side
@@ -78,7 +80,7 @@ def looks_like_pytest(lines: list[str]) -> bool:
         section = _SECTION.match(line)
         if section and (section["title"] in ("test session starts", "short test summary info", "FAILURES", "ERRORS")):
             return True
-        if _FINAL.match(line) and " in " in line:
+        if _FINAL.match(line) and " in " in line or _COLLECTED.match(line):
             return True
     return False
 
@@ -243,6 +245,11 @@ def _fold_coverage(rows: list[str]) -> list[str]:
 def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep failure and error sections (without code context), the short summary, coverage and the final line."""
     report = Report()
+    if any(_COLLECTED.match(line) for line in lines) and not any(
+        (found := _SECTION.match(line)) and found["title"] in ("FAILURES", "ERRORS") for line in lines
+    ):
+        report.lines = lines  # ``--collect-only`` ran nothing: the list of tests is the answer
+        return report
     out: list[str | Placeholder | _Detail] = []
     section = ""
     detail: _Detail | None = None
