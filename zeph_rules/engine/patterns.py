@@ -233,10 +233,8 @@ def regex_literal_alternatives(source: str, flags: str = "") -> tuple[list[str],
     ``None`` means no such set could be proven; the caller must then treat the
     rule as a candidate for every input.
     """
-    try:
-        from re import _parser as sre_parse  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - Python < 3.11
-        import sre_parse  # type: ignore[no-redef]
+    from ._sre import sre_parse
+
     if regex_only_syntax(source):
         return None  # the stdlib parser would read these as literal text
     bits = 0
@@ -251,7 +249,7 @@ def regex_literal_alternatives(source: str, flags: str = "") -> tuple[list[str],
     except Exception:  # noqa: BLE001 - a `regex`-only construct: no literals, still correct
         return None
     ignore_case = bool(parsed.state.flags & re.IGNORECASE)
-    alternatives = _required(list(parsed), sre_parse)
+    alternatives = _required(list(parsed.data), sre_parse)
     if not alternatives:
         return None
     return alternatives, ignore_case

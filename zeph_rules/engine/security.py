@@ -16,6 +16,7 @@ whole text and is what the conformance tests measure recall against.
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Iterable, Sequence
 
 from .. import _speedups
@@ -54,11 +55,9 @@ __all__ = ["Finding", "Scanner", "SecretPattern", "default_scanner", "load_patte
 
 def _width_and_multiline(source: str) -> tuple[int, bool]:
     """Return (max match width in characters or -1 when unbounded, can it cross a newline)."""
-    try:
-        from re import _parser as sre_parse  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover
-        import sre_parse  # type: ignore[no-redef]
     import warnings
+
+    from ._sre import sre_parse
 
     try:
         with warnings.catch_warnings():
@@ -69,7 +68,7 @@ def _width_and_multiline(source: str) -> tuple[int, bool]:
     low, high = parsed.getwidth()
     width = -1 if high >= sre_parse.MAXREPEAT or high > MAX_RADIUS else int(high)
     dotall = bool(parsed.state.flags & re.DOTALL)
-    return width, _can_match_newline(list(parsed), dotall)
+    return width, _can_match_newline(list(parsed.data), dotall)
 
 
 def _can_match_newline(items: list[Any], dotall: bool) -> bool:
@@ -129,7 +128,7 @@ def _max_lead(items: list[Any], keywords: Sequence[str], acc: int = 0) -> int | 
     branch.  ``None`` means no bound could be proven (the pattern is then
     verified by searching its windows).
     """
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
+    from ._sre import sre_parse
 
     index = 0
     while index < len(items):
@@ -223,7 +222,7 @@ _NON_ASCII = "\u0080"
 
 
 def _width(op: Any, arg: Any) -> tuple[int, int]:
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
+    from ._sre import sre_parse
 
     low, high = sre_parse.SubPattern(sre_parse.State(), [(op, arg)]).getwidth()
     return int(low), int(high)
@@ -349,15 +348,18 @@ def _follow(source: str, keywords: Sequence[str]) -> dict[str, FollowRule] | Non
     passes its own rule, so skipping the others loses nothing.  None when the
     analysis cannot prove this for every path.
     """
+    if sys.version_info < (3, 11):  # pragma: no cover - proven only with the parser of Python 3.11+ (re._parser)
+        return None
     try:
         import warnings
-        from re import _parser as sre_parse  # type: ignore[attr-defined]
+
+        from ._sre import sre_parse
 
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             parsed = sre_parse.parse(source)
         lowered = [k.lower() for k in keywords]
-        entries = _follow_walk(list(parsed), lowered)
+        entries = _follow_walk(list(parsed.data), lowered)
     except Exception:  # noqa: BLE001
         return None
     if not entries:
@@ -397,17 +399,17 @@ def _follow(source: str, keywords: Sequence[str]) -> dict[str, FollowRule] | Non
 
 def _lead(source: str, keywords: Sequence[str]) -> int:
     """Return the proven lead of a pattern (see ``_max_lead``), or -1 when unknown."""
-    try:
-        from re import _parser as sre_parse  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover
+    if sys.version_info < (3, 11):  # pragma: no cover - proven only with the parser of Python 3.11+ (re._parser)
         return -1
     import warnings
+
+    from ._sre import sre_parse
 
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             parsed = sre_parse.parse(source)
-        lead = _max_lead(list(parsed), [k.lower() for k in keywords])
+        lead = _max_lead(list(parsed.data), [k.lower() for k in keywords])
     except Exception:  # noqa: BLE001
         return -1
     return -1 if lead is None else lead

@@ -17,16 +17,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._sre import sre_constants, sre_parse
 from ..patterns import glob_to_regex
 from . import charsets
 from .charsets import Ranges
-
-try:
-    from re import _constants as sre_constants  # type: ignore[attr-defined]
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python < 3.11
-    import sre_constants  # type: ignore[no-redef]
-    import sre_parse  # type: ignore[no-redef]
 
 #: Bounded repetitions are unrolled up to this many copies; beyond, give up.
 MAX_UNROLL = 64
@@ -110,7 +104,7 @@ def _glob_nfa_cached(glob: str, path: bool, fold: bool) -> NFA:
         raise GlobProblem(str(getattr(exc, "msg", exc))) from None
     nfa = NFA()
     start = nfa.state()
-    end = _build(nfa, list(parsed), start, parsed.state.flags)
+    end = _build(nfa, list(parsed.data), start, parsed.state.flags)
     nfa.start, nfa.accept = start, end
     return nfa
 

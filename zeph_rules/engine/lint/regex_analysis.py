@@ -23,8 +23,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._sre import sre_constants, sre_parse
 from . import charsets
-from .automata import Unsupported, category_ranges, in_ranges, sre_constants, sre_parse
+from .automata import Unsupported, category_ranges, in_ranges
 from .charsets import Ranges
 
 #: A loop repeats more than this many times before it counts as a loop.
