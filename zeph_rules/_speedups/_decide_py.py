@@ -20,6 +20,7 @@ ASCII text the table's class map already folds case).  Empty tables are ``None``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 PROBE_SIZE = 7
@@ -34,7 +35,7 @@ def _check(probe: object, value: object, out: object) -> None:
         raise TypeError("out must be a set")
 
 
-def radix_trie(node: dict[str, Any]) -> dict[str, Any] | None:
+def radix_trie(node: Mapping[str, Any]) -> dict[str, Any] | None:
     """Return the radix form of a ``{char: node, "": orders}`` trie (``None`` when empty).
 
     Chains of nodes with one child and no orders become one edge label.  The

@@ -93,7 +93,7 @@ class GroupIndex(_Derived):
     @cached_property
     def matcher(self) -> tuple[Any, ...]:
         """The plain-value form ``_speedups.first_match`` reads: (always, fields, tests); see ``_decide_py``."""
-        fields = []
+        fields: list[tuple[str | tuple[str, Callable[[Subject], Any]], tuple[Any, ...]]] = []
         for index in self.fields:
             attr = _FIELD_ATTRS.get(index.field)
             if attr is None or attr == "args":  # derived from ``args``: worked out only when there are args
@@ -104,7 +104,7 @@ class GroupIndex(_Derived):
 
     def candidate_orders(self, subject: Subject) -> list[int]:
         """Return the orders of the rules that might match ``subject``, ascending."""
-        return _speedups.candidate_orders(self.matcher, subject)  # type: ignore[no-any-return]
+        return _speedups.candidate_orders(self.matcher, subject)
 
     def candidates(self, subject: Subject) -> list[Rule]:
         """Return the rules that might match ``subject``, in rule order."""
@@ -113,7 +113,7 @@ class GroupIndex(_Derived):
 
     def first_match_orders(self, subject: Subject) -> tuple[int, list[int]]:
         """Return the order of the first matching rule (-1: none) and the candidate orders tried before it."""
-        return _speedups.first_match(self.matcher, subject)  # type: ignore[no-any-return]
+        return _speedups.first_match(self.matcher, subject)
 
     def first_match_tried(self, subject: Subject) -> tuple[Rule | None, list[Rule]]:
         """Return the first rule that matches ``subject`` and the candidates tried before it."""
@@ -281,7 +281,7 @@ def _compile_compare(test: Compare) -> Callable[[Subject], Any]:
     def plain(subject: Subject) -> bool:
         value = getattr(subject, attr)
         if type(value) is str:
-            return test_value(value)  # type: ignore[no-any-return]
+            return test_value(value)
         return compare(test, MISSING if value is None else value)
 
     return plain

@@ -119,7 +119,7 @@ _new_decision = object.__new__
 
 #: One stage's answer: ``(effect, stage, rule id, explain)``, where ``explain`` is
 #: ``(function, *args)`` returning (source, reason, why_not).  A plain tuple: one is made per stage per call.
-_Verdict = tuple
+_Verdict = tuple[str, str, str | None, tuple[Any, ...]]
 
 
 def _given(source: str | None, reason: str, why_not: str | None = None) -> tuple[str | None, str, str | None]:
@@ -330,7 +330,7 @@ class PolicyEngine:
         items = segments or (subject,)
         for index, (order, tried) in enumerate(found):
             item = items[index]
-            rule = group.by_order[order] if order >= 0 else None  # type: ignore[union-attr]
+            rule = group.by_order[order] if order >= 0 else None
             log.append((_permission_trace, key, item, rule, group, tried))
             if index == worst:
                 permission = (rule.effect if rule is not None else "ask", "permissions", rule.id if rule is not None else None,
@@ -340,7 +340,7 @@ class PolicyEngine:
         if not self._policy_on:
             return permission, None
         for (stage, group_p), (order, tried) in zip(self._policy_groups, policy):
-            rule = group_p.by_order[order] if order >= 0 else None  # type: ignore[union-attr]
+            rule = group_p.by_order[order] if order >= 0 else None
             log.append((_policy_trace, stage, rule, group_p, tried))
             if rule is not None:
                 return permission, (rule.effect, stage, rule.id, (_policy_explain, stage, rule, group_p, tried, subject))
@@ -440,6 +440,7 @@ class PolicyEngine:
 
     def _policy(self, subject: Subject, log: list[tuple[Any, ...]]) -> _Verdict | None:
         first_match = self.first_match
+        tried: Sequence[int]
         for stage, group in self._policy_groups:
             if first_match is _first_match:  # the hot path, without the call through ``_first_match``
                 order, tried = _speedups.first_match(group.matcher, subject)
