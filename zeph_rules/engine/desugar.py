@@ -647,7 +647,7 @@ def _constraints(ctx: _Context, section: Any) -> None:
     if model is None:
         return
 
-    def add(rule_id: str, path: PathKey, condition: Expr, payload: tuple) -> None:
+    def add(rule_id: str, path: PathKey, condition: Expr, payload: tuple[tuple[str, Any], ...]) -> None:
         span = ctx.src.span_of(path)
         ctx.rules.append(Rule(id=rule_id, kind=CONSTRAINT, group=CONSTRAINT, order=ctx.next_order(),
                               condition=_attach_spans(condition, span), effect="deny", span=span, payload=payload))

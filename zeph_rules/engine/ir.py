@@ -9,7 +9,7 @@ pydantic, so compiled graphs (which hold IR nodes for residual checks and for
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import Any, Union
 
 from .span import Span
 
@@ -57,7 +57,7 @@ class Regex:
         return f"/{self.source}/{self.flags}"
 
 
-Literal = Union[str, int, float, bool, Regex, tuple]
+Literal = Union[str, int, float, bool, Regex, tuple["Literal", ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +119,7 @@ class Rule:
     condition: Expr
     effect: str
     span: Span
-    payload: tuple = ()
+    payload: tuple[tuple[str, Any], ...] = ()
     enabled: bool = True
     source_text: str = ""
 

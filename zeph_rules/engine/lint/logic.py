@@ -198,16 +198,19 @@ def _contradict(x: Compare, y: Compare) -> bool:
             assert isinstance(value, str)
             if b.op == "truthy":
                 continue
+            if b.field not in _ATTR:
+                return False
+            fields: dict[str, Any] = {_ATTR[b.field]: value}  # one of the subject's text fields
             try:
-                return not holds(b, Subject(**{_ATTR.get(b.field, "input"): value})) if b.field in _ATTR else False
+                return not holds(b, Subject(**fields))
             except re.error:
                 return False
         if a.op == "in" and isinstance(a.value, tuple) and a.value and all(_is_str(v) for v in a.value):
             return all(_contradict(Compare(a.field, "==", v), b) for v in a.value)
-    if x.op == "^=" and y.op == "^=" and _is_str(x.value) and _is_str(y.value):
-        return not (x.value.startswith(y.value) or y.value.startswith(x.value))  # type: ignore[union-attr]
-    if x.op == "$=" and y.op == "$=" and _is_str(x.value) and _is_str(y.value):
-        return not (x.value.endswith(y.value) or y.value.endswith(x.value))  # type: ignore[union-attr]
+    if x.op == "^=" and y.op == "^=" and isinstance(x.value, str) and isinstance(y.value, str):
+        return not (x.value.startswith(y.value) or y.value.startswith(x.value))
+    if x.op == "$=" and y.op == "$=" and isinstance(x.value, str) and isinstance(y.value, str):
+        return not (x.value.endswith(y.value) or y.value.endswith(x.value))
     if x.op in (*_ORDER, "==") and y.op in (*_ORDER, "=="):
         nx, ny = _number(x.value), _number(y.value)
         if nx is not None and ny is not None:

@@ -65,8 +65,10 @@ def _compare_keys(test: Compare) -> Keys | None:
         return None
     if op == "==" and isinstance(value, str):
         return (IndexKey(field, "exact", value, False),)
-    if op == "in" and isinstance(value, tuple) and value and all(isinstance(v, str) for v in value):
-        return tuple(IndexKey(field, "exact", v, False) for v in value)
+    if op == "in" and isinstance(value, tuple) and value:
+        exact = [v for v in value if isinstance(v, str)]
+        if len(exact) == len(value):
+            return tuple(IndexKey(field, "exact", v, False) for v in exact)
     if op == "^=" and isinstance(value, str) and value:
         return (IndexKey(field, "prefix", value, False),)
     if op in ("~", "~i") and isinstance(value, str):
@@ -140,7 +142,7 @@ def index(program: Program) -> Program:
     for rule in program.rules:
         if rule.order in keys:
             continue
-        found = keys_for(rule.condition)
-        if found:
-            keys[rule.order] = found
+        rule_keys = keys_for(rule.condition)
+        if rule_keys:
+            keys[rule.order] = rule_keys
     return replace(program, keys=keys)
