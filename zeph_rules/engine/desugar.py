@@ -35,7 +35,8 @@ from .ir import (
     Rule,
 )
 from .ruleset import InlineExample, RuleSet
-from .source import PathKey, SourceFile, Span
+from .source import PathKey, SourceFile
+from .span import Span
 
 #: Tools whose input is a path rather than a command (permission globs use the path).
 FILE_TOOLS = frozenset({"read", "write", "edit", "multiedit", "glob", "grep", "ls", "notebookedit", "notebook_edit", "file_read", "file_write", "view", "create", "delete"})

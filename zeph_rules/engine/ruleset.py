@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import Diagnostic
 from .ir import Rule
-from .source import Span
+from .span import Span
 
 
 @dataclass(frozen=True)

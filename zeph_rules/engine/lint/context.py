@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import ERROR, Diagnostic
 from ..ir import Rule
 from ..ruleset import InlineExample, RuleSet
-from ..source import PathKey, SourceFile, Span
+from ..source import PathKey, SourceFile
+from ..span import Span
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..graph import MatcherGraph
