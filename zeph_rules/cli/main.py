@@ -155,8 +155,12 @@ def _filter_without_click(params: dict[str, Any]) -> int:
         # what click does on a closed pipe: quiet the final flushes, exit 1
         from click import utils
 
-        sys.stdout = utils._PacifyFlushWrapper(sys.stdout)  # type: ignore[assignment]
-        sys.stderr = utils._PacifyFlushWrapper(sys.stderr)  # type: ignore[assignment]
+        # the wrapper is _PacifyFlushWrapper from click 8.5 on (whose PacifyFlushWrapper warns), PacifyFlushWrapper before
+        wrapper = getattr(utils, "_PacifyFlushWrapper", None)
+        if wrapper is None:
+            wrapper = getattr(utils, "PacifyFlushWrapper")  # noqa: B009 - a name click 8.5's annotations no longer have
+        sys.stdout = wrapper(sys.stdout)
+        sys.stderr = wrapper(sys.stderr)
         return 1
     _filtered_without_click = True
     return 0

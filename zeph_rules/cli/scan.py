@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Sequence
 
 import click
@@ -18,7 +19,7 @@ from .options import FORMAT, NO_BUILTIN, RULES
 def scan(source: str, rules: Sequence[str], no_builtin: bool, fmt: str) -> None:
     """Scan FILE (or stdin) for credentials; exit 1 when anything is found."""
     if source == "-":
-        data = click.get_binary_stream("stdin").read()
+        data = sys.stdin.buffer.read()
         name = "<stdin>"
     else:
         try:
