@@ -321,10 +321,10 @@ def _follow_walk(items: list[Any], keywords: Sequence[str]) -> list[tuple[str, F
         if name == "BRANCH":
             found = []
             for branch in arg[1]:
-                options = _follow_walk(list(branch) + rest, keywords)
-                if options is None:
+                walked = _follow_walk(list(branch) + rest, keywords)
+                if walked is None:
                     return None
-                found.extend(options)
+                found.extend(walked)
             return found
         if name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT") and arg[0] >= 1 and arg[1] == 1:
             return _follow_walk(list(arg[2]) + rest, keywords)
@@ -496,7 +496,7 @@ class Scanner:
                 keyword_ids[key] = len(owners)
                 owners.append([])  # it opens no window: it only marks its line
             marked_ids.add(keyword_ids[key])
-        index = _speedups.build_bigram_index(list(keyword_ids), ignore_case=True)
+        bigrams = _speedups.build_bigram_index(list(keyword_ids), ignore_case=True)
         per_pattern = [_follow(p.regex, p.keywords) for p in patterns]
         follow = tuple(
             tuple((per_pattern[owner] or {}).get(keyword.decode(), None) if per_pattern[owner] is not None else None
@@ -504,7 +504,7 @@ class Scanner:
             for keyword, literal_id in keyword_ids.items()
         )
         marked = tuple(literal_id in marked_ids for literal_id in range(len(owners))) if marked_ids else ()
-        return ScanTables(index, tuple(tuple(o) for o in owners), tuple(radius), tuple(reach),
+        return ScanTables(bigrams, tuple(tuple(o) for o in owners), tuple(radius), tuple(reach),
                           tuple(lead >= 0 for lead in leads), tuple(leads), tuple(guarded), follow, marked)
 
     def _compiled_pattern(self, index: int) -> _Compiled:

@@ -25,7 +25,7 @@ def duplicate_names(ctx: LintContext) -> Iterator[Diagnostic]:
             name = entry.get("name") if isinstance(entry, dict) else None
             if not isinstance(name, str):
                 continue
-            path = ("rules", index, "name")
+            path: PathKey = ("rules", index, "name")
             if name in names:
                 first = src.span_of(names[name])
                 yield ctx.at(src, path, "ZR601", f"filter rule name `{name}` is already used at line {first.line}; this rule silently replaces that one",

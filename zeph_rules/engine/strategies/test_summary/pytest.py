@@ -378,16 +378,16 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
     budgeted: list[int] = []
     for index, detail in enumerate(details):
         kept, dropped = _frame_without_context(detail.body)
-        marker = omitted_marker(dropped, "line", "of source context") if dropped else ""
-        if dropped and _text_bytes(detail.body) - _text_bytes(kept) <= len(marker):
+        context_marker = omitted_marker(dropped, "line", "of source context") if dropped else ""
+        if dropped and _text_bytes(detail.body) - _text_bytes(kept) <= len(context_marker):
             # a line or two of context costs less than the marker that would replace it
             kept, dropped = _frame_without_context(detail.body, keep_context=True)
-            marker = omitted_marker(dropped, "line", "of source context") if dropped else ""
+            context_marker = omitted_marker(dropped, "line", "of source context") if dropped else ""
         while kept and not kept[-1].strip():
             kept.pop()
         shown[index] = [*cut_trace(kept, trace_limit, lambda line: bool(_SIGNAL.search(line)))]
         if dropped:
-            shown[index].append(marker)
+            shown[index].append(context_marker)
         if len(shown[index]) > _FREE_BLOCK_LINES:
             budgeted.append(index)
     locations = [detail.location() for detail in details]
