@@ -14,6 +14,10 @@ from __future__ import annotations
 
 from ._tables import BigramIndex
 
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def _check(index: object, data: object, literal_patterns: object, radius: object, line_reach: object,
            anchored: object, follow: object) -> None:
@@ -150,7 +154,7 @@ def _search(
     n = len(data)
     out: list[tuple[int, int, int, bool]] = []
     merged: dict[int, list[int]] = {}  # pattern -> [low, high] of the open window
-    clusters: dict[int, list] = {}  # pattern -> [low, high, count, pending hits]
+    clusters: dict[int, list[Any]] = {}  # pattern -> [low, high, count, pending hits]: a mutable record
 
     def flush_cluster(pattern: int) -> None:
         low, high, count, pending = clusters.pop(pattern)

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .ir import And, Compare, Const, Expr, Not, Or, Regex
+from .ir import And, Compare, Const, Expr, Literal, Not, Or, Regex
 from .patterns import glob_match, regex_search
 
 MISSING = object()
@@ -125,7 +125,7 @@ def _number(value: Any) -> float | None:
     return None
 
 
-def _equal(value: Any, literal: Any) -> bool:
+def _equal(value: Any, literal: Literal | None) -> bool:
     if isinstance(literal, bool) or isinstance(value, bool):
         return value is literal or (isinstance(value, str) and value == ("true" if literal else "false"))
     if isinstance(literal, (int, float)):

@@ -137,7 +137,9 @@ def _migrate_legacy(text: str, name: str, fixes: list[Fix]) -> str:
 
     doc = tomlkit.parse(text)
     tools = doc.get("tools")
-    shell = tools.get("shell") if isinstance(tools, dict) else None
+    if not isinstance(tools, dict):
+        return text
+    shell = tools.get("shell")
     if not isinstance(shell, dict) or not any(key in shell for key, _ in _LEGACY):
         return text
     line = _line_of(text, r"^\s*\[\s*tools\s*\.\s*shell\s*\]") or 1
@@ -164,6 +166,7 @@ def _migrate_legacy(text: str, name: str, fixes: list[Fix]) -> str:
         bash.multiline(True)
         permissions["bash"] = bash
     for position, (glob, action) in enumerate(entries):
+        entry: tomlkit.items.Table | tomlkit.items.InlineTable
         if isinstance(bash, tomlkit.items.AoT):
             entry = tomlkit.table()
         elif isinstance(bash, list):

@@ -539,7 +539,7 @@ class _Walker:
         cache = self.__dict__.get("_subs")
         if cache is None:
             cache = self.__dict__["_subs"] = {}
-        return cache  # type: ignore[no-any-return]
+        return cache
 
     def substitution(self, body: str, depth: int, env: dict[str, str], origin: str) -> str:
         """Analyse a ``$(...)`` / backtick / ``<(...)`` body; return its static output or UNKNOWN."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterable
 from importlib import resources
 from typing import Any
 
@@ -119,7 +120,7 @@ class _ToIR(Transformer[Token, Expr]):
         flags = text[end + 1 :]
         bad = sorted(set(flags) - REGEX_FLAGS)
         if bad:
-            raise DslSyntaxError(f"unknown regex flag `{bad[0]}`", items[0].start_pos + end + 1, len(flags), "flags are i, m, s and x")
+            raise DslSyntaxError(f"unknown regex flag `{bad[0]}`", (items[0].start_pos or 0) + end + 1, len(flags), "flags are i, m, s and x")
         return ("lit", Regex(text[1:end].replace("\\/", "/"), "".join(sorted(set(flags)))), items[0])
 
     def number(self, meta: Any, items: list[Token]) -> Any:
@@ -236,7 +237,7 @@ def parse_expression(text: str) -> Expr:
         word = re.match(r"[A-Za-z_]+|[=&|!^$~<>]+|.", rest)
         found = word.group() if word else rest[:1]
         raise DslSyntaxError(
-            f"unexpected `{found}`", exc.pos_in_stream, len(found), _mistake_hint(found) or _expected(exc.allowed)
+            f"unexpected `{found}`", exc.pos_in_stream or 0, len(found), _mistake_hint(found) or _expected(exc.allowed)
         ) from None
     except lark.exceptions.UnexpectedToken as exc:
         token = exc.token
@@ -262,7 +263,7 @@ def _operator_word_hint(word: str) -> str | None:
     return f"did you mean `{match[0]}`?" if match else None
 
 
-def _expected(expected: Any) -> str:
+def _expected(expected: Iterable[str]) -> str:
     names = sorted({_TOKEN_NAMES.get(name, name) for name in expected if not str(name).startswith("__")})
     if not names:
         return ""

@@ -10,7 +10,7 @@ the filters that really ran, with a diff for filter output.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -30,8 +30,9 @@ class Verdict:
 
 def decide(graph: Any, tool: str, input_or_args: str | Mapping[str, Any]) -> Verdict:
     """Decide one call: ``policy.decide`` when the engine has it, else the first permission match."""
+    policy_decide: Callable[..., Any] | None
     try:
-        from ..policy import decide as policy_decide  # type: ignore[import-not-found, unused-ignore]
+        from ..policy import decide as policy_decide
     except ImportError:
         policy_decide = None
     if policy_decide is not None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..errors import Diagnostic
 from ..evaluate import Subject, holds
@@ -25,6 +26,9 @@ from ..ir import AUTHORIZATION, PERMISSION, POLICY, Rule, render
 from .automata import NFA, GlobProblem, Unsupported, glob_nfa, included, shortest
 from .context import LintContext
 from .logic import example_subject, implies, strip_spans, unsatisfiable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..graph import GroupIndex
 
 #: Rules collected while refining one inclusion check before giving up (sound: no report).
 MAX_COVER = 32
@@ -104,10 +108,10 @@ def _permission_list(ctx: LintContext, group: str, rules: list[Rule]) -> Iterato
         yield ctx.at_rule(rule, "ZR301", message, sub=("pattern",), hint=_advice(rule, deciders))
 
 
-def _first_earlier(index: object, rule: Rule, text: str) -> Rule | None:
+def _first_earlier(index: GroupIndex, rule: Rule, text: str) -> Rule | None:
     """Return the first rule of the list, before ``rule``, that matches ``text``."""
     subject = Subject(input=text)
-    for candidate in index.candidates(subject):  # type: ignore[attr-defined]
+    for candidate in index.candidates(subject):
         if candidate.order >= rule.order:
             return None
         try:
@@ -118,7 +122,7 @@ def _first_earlier(index: object, rule: Rule, text: str) -> Rule | None:
     return None
 
 
-def _shadowed(index: object, rule: Rule, nfa: NFA, nfas: dict[int, NFA], sample: str) -> tuple[list[Rule], str] | None:
+def _shadowed(index: GroupIndex, rule: Rule, nfa: NFA, nfas: dict[int, NFA], sample: str) -> tuple[list[Rule], str] | None:
     """Return (the earlier rules covering ``rule``, an example input), or None when it is reachable."""
     decider = _first_earlier(index, rule, sample)
     deciders: list[Rule] = []
