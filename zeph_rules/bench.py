@@ -17,7 +17,11 @@ import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from .engine.graph import MatcherGraph
+    from .engine.ruleset import RuleSet
 
 RULE_COUNTS = (10, 100, 1000, 10000)
 
@@ -96,7 +100,7 @@ def _result(name: str, implementation: str, unit: str, samples: Sequence[float])
     return BenchResult(name, implementation, unit, statistics.median(samples), min(samples), max(samples), len(samples))
 
 
-def compile_permission_rules(count: int):  # type: ignore[no-untyped-def]
+def compile_permission_rules(count: int) -> tuple[RuleSet, MatcherGraph]:
     """Parse, desugar and compile a generated rule file (returns rules and graph)."""
     from .engine.compiler import compile_rules
     from .engine.desugar import desugar

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .bench import (
     BenchResult,
@@ -40,6 +41,10 @@ from .bench import (
     generate_permission_toml,
     generate_queries,
 )
+
+if TYPE_CHECKING:
+    from .engine.graph import MatcherGraph
+    from .engine.ruleset import RuleSet
 
 _PROGRAMS = ["git", "cargo", "npm", "docker", "kubectl", "terraform", "make", "pytest", "go", "pip"]
 
@@ -65,7 +70,7 @@ def generate_policy_toml(count: int, seed: int = 5) -> str:
     return "\n".join(lines) + "\n"
 
 
-def compile_policy_rules(count: int):  # type: ignore[no-untyped-def]
+def compile_policy_rules(count: int) -> tuple[RuleSet, MatcherGraph]:
     """Parse, desugar and compile the generated rule file with the built-in blocklist."""
     from .engine.compiler import compile_rules
     from .engine.desugar import desugar

@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from .graph import MatcherGraph
     from .pipeline import FilterPlan
+    from .ruleset import RuleSet
 
     BUILTIN_DIR: Path
 
@@ -89,7 +90,7 @@ def _read_bytes(path: str | Path) -> bytes | None:
         return None
 
 
-def load_ruleset(paths: Sequence[str | Path] = (), builtin: bool = True):  # type: ignore[no-untyped-def]
+def load_ruleset(paths: Sequence[str | Path] = (), builtin: bool = True) -> RuleSet:
     """Parse and desugar rule files into a ``RuleSet`` (the cold front end)."""
     from .desugar import desugar
     from .source import parse_rule_bytes, read_rule_file
