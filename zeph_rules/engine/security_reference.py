@@ -107,7 +107,7 @@ def _pattern_from_table(table: dict[str, object], source: str) -> SecretPattern:
         category=category,
         description=str(table.get("description", "")),
         regex=rx,
-        secret_group=int(table.get("secret_group", 0)),  # type: ignore[arg-type]
+        secret_group=int(table.get("secret_group", 0)),  # type: ignore[call-overload]
         keywords=keywords,
         entropy=float(entropy) if entropy is not None else None,  # type: ignore[arg-type]
         allowlist=tuple(str(a) for a in table.get("allowlist", ())),  # type: ignore[attr-defined]
@@ -116,10 +116,12 @@ def _pattern_from_table(table: dict[str, object], source: str) -> SecretPattern:
 
 def load_patterns(path: str | Path | None = None) -> tuple[SecretPattern, ...]:
     """Load patterns from a TOML file (default: the built-in ``security.toml``)."""
-    try:  # Python 3.11+
+    import sys
+
+    if sys.version_info >= (3, 11):
         import tomllib as _toml
-    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
-        import tomli as _toml  # type: ignore[no-redef]
+    else:  # pragma: no cover - Python 3.10
+        import tomli as _toml
 
     from pathlib import Path
 
