@@ -17,6 +17,15 @@ from zeph_rules.engine.sanitize import sanitize
         ("  0%\r 50%\r100%\ndone", "100%\ndone"),
         ("line\r\nnext\r\n", "line\nnext\n"),
         ("progress 10%\r", "progress 10%"),
+        # a message written over a progress display starts its own line: where the progress stopped stays
+        ("Rebasing (1/6)\rRebasing (2/6)\rRebasing (3/6)\rAuto-merging x.py\nCONFLICT", "Rebasing (3/6)\nAuto-merging x.py\nCONFLICT"),
+        # counters, bars and spinners are one display whatever their first character
+        ("  0   0 --:--\r100 292k 111M --:--\n", "100 292k 111M --:--\n"),
+        ("\u280b Installing\r\u2819 Installing\r\u2839 Installed 3\n", "\u2839 Installed 3\n"),
+        # a pip bar under its `Downloading` line: the line and the bar's last state
+        ("Downloading x.whl (1.2 MB)\r\u2501\u2501 0.1/1.2 MB\r\u2501\u2501\u2501 1.2/1.2 MB\n", "Downloading x.whl (1.2 MB)\n\u2501\u2501\u2501 1.2/1.2 MB\n"),
+        # a line cleared with blanks before the next state
+        ("Receiving objects:  50%\r                    \rReceiving objects: 100%, done.", "Receiving objects: 100%, done."),
         ("trailing   \nspace\t\n", "trailing\nspace\n"),
         ("a\n\n\n\n\nb", "a\n\nb"),
         ("a\n\nb\n\n\nc", "a\n\nb\n\n\nc"),

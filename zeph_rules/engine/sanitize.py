@@ -29,16 +29,33 @@ _BLANK_RUN = re.compile(r"\n(?:[ \t]*\n){3,}")
 _TRAILING_SPACE = re.compile(r"[ \t\f\v]+$", re.MULTILINE)
 
 
+_FIRST_WORD = re.compile(r"[^\W\d_]+")
+
+
 def _last_carriage_state(line: str) -> str:
-    """Return what a terminal shows for a line redrawn with ``\\r``: the text after the last ``\\r``."""
-    last_state = line.rsplit("\r", 1)[-1]
-    if last_state:
-        return last_state
-    # A line ending in "\r" (a redraw about to happen) keeps the last non-empty state.
-    for state in reversed(line.split("\r")):
-        if state:
-            return state
-    return ""
+    """Return the final state of each progress display in a line redrawn with ``\\r``.
+
+    A progress display redraws one message (``Rebasing (1/6)``, ``Receiving
+    objects:  42%``, a bar and its counts): only its last state is kept.  A
+    different message written over it (``Auto-merging x`` after
+    ``Rebasing (3/6)``) starts a line of its own, so where the progress stopped
+    is not lost.  A redraw is known by the word it starts with (a state that
+    starts with a number, a bar or a spinner redraws the same display); blank
+    states (a line being cleared, a redraw about to happen) are no states.
+    """
+    kept: list[str] = []
+    previous_word: str | None = None
+    for state in line.split("\r"):
+        if not state.strip():
+            continue
+        found = _FIRST_WORD.match(state.lstrip())
+        word = found.group() if found else ""  # counters, bars and spinners: one display
+        if kept and word == previous_word:
+            kept[-1] = state
+        else:
+            kept.append(state)
+        previous_word = word
+    return "\n".join(kept)
 
 
 def sanitize(text: str) -> str:
