@@ -78,7 +78,8 @@ def test_access_log_keeps_every_error_status_and_groups_the_rest_by_request() ->
             assert line in lines  # a 404 too: never merged with a differing line
     # 2xx/3xx group by status, method and path: the client, time, size and agent vary
     healthz = [line for line in lines if '"GET /healthz HTTP/1.1" 200 ' in line]
-    assert len(healthz) == 1 and healthz[0].endswith(")")
+    last_healthz = [line for line in raw.splitlines() if '"GET /healthz HTTP/1.1" 200 ' in line][-1]
+    assert len(healthz) == 2 and healthz[0].endswith(")") and healthz[1] == last_healthz  # first (xN), last as it was
     assert _lines_accounted(out) == len(_split(raw))
     assert len(out) < len(raw) * 0.2
 
@@ -87,8 +88,8 @@ def test_access_log_status_is_part_of_the_message() -> None:
     raw = _raw("logs/tail_access_log").splitlines()
     ok = next(line for line in raw if '"GET /api/cart HTTP/1.1" 200 ' in line)
     failed = next(line for line in raw if '"GET /api/cart HTTP/1.1" 500 ' in line)
-    out = dedup(f"{ok}\n{failed}\n{ok}\n", {}, 0).text
-    assert out == f"{ok} (x2)\n{failed}\n"
+    out = dedup(f"{ok}\n{ok}\n{failed}\n{ok}\n", {}, 0).text
+    assert out == f"{ok} (x2)\n{failed}\n{ok}\n"  # the 200s group; the error never joins them
 
 
 def test_a_request_logged_without_its_protocol_keeps_an_error_status_apart() -> None:
@@ -98,7 +99,7 @@ def test_a_request_logged_without_its_protocol_keeps_an_error_status_apart() -> 
     failed = '2025-03-15 06:09:57,731 INFO orders.api: 10.0.1.194 - "POST /api/carts/35/checkout" 500 57 ms'
     out = dedup("\n".join([*lines[:3], failed, *lines[3:]]) + "\n", {}, 0).text
     assert failed in out.splitlines()
-    assert out.splitlines()[0] == lines[0] + " (x5)"  # the 201s group (the last line stays as it is)
+    assert out.splitlines()[0] == lines[0] + " (x4)"  # the 201s group (the last line stays as it is)
     assert _SIGNAL.search("GET /api/items/7 404 3.112 ms - 21")
     assert not _SIGNAL.search("GET /api/items/7 200 3.112 ms - 21")
 
@@ -116,7 +117,9 @@ def test_json_lines_group_by_level_and_message_and_keep_warnings_and_errors() ->
     first_info = next(line for line, record in zip(raw.splitlines(), records) if record["msg"] == "request completed")
     infos = sum(1 for record in records if record["msg"] == "request completed")
     assert records[-1]["msg"] == "request completed"  # the last record stands alone at the end
-    assert f"{first_info} (x{infos - 1})" in lines  # the first example, verbatim, with the count
+    last_info = [line for line, record in zip(raw.splitlines(), records) if record["msg"] == "request completed"][-2]
+    # the first example, verbatim, with the count of those it stands for; the last grouped one where it was
+    assert f"{first_info} (x{infos - 2})" in lines and last_info in lines
     assert lines[-1] == raw.splitlines()[-1]
     assert sum(1 for line in lines if '"level":"warn"' in line) == sum(1 for r in records if r["level"] == "warn")
     assert _lines_accounted(out) == len(records)
@@ -126,6 +129,7 @@ def test_json_lines_levels_by_number_and_http_status_and_error_fields() -> None:
     text = (
         '{"level":30,"time":1,"msg":"tick","n":1}\n'
         '{"level":30,"time":2,"msg":"tick","n":2}\n'
+        '{"level":30,"time":2,"msg":"tick","n":5}\n'
         '{"level":50,"time":3,"msg":"tick","n":3}\n'
         '{"level":50,"time":4,"msg":"tick","n":4}\n'
         '{"level":"info","msg":"done","res":{"statusCode":200}}\n'
@@ -136,6 +140,7 @@ def test_json_lines_levels_by_number_and_http_status_and_error_fields() -> None:
     out = dedup(text, {}, 0).text.splitlines()
     assert out == [
         '{"level":30,"time":1,"msg":"tick","n":1} (x2)',
+        '{"level":30,"time":2,"msg":"tick","n":5}',  # the last of the group, where it was
         '{"level":50,"time":3,"msg":"tick","n":3}',  # pino's 50 is an error
         '{"level":50,"time":4,"msg":"tick","n":4}',
         '{"level":"info","msg":"done","res":{"statusCode":200}}',
@@ -161,7 +166,7 @@ def test_syslog_keeps_timeouts_kernel_errors_and_groups_routine_sshd_attempts() 
     for expected in _must_survive("logs/cat_syslog"):
         assert expected in lines
     failed = [line for line in lines if "sshd[" in line and "Failed password for root " in line]
-    assert len(failed) == 1 and _COUNT.search(failed[0])
+    assert len(failed) == 2 and _COUNT.search(failed[0]) and not _COUNT.search(failed[1])  # first (xN), last
     assert _lines_accounted(out) == len(_split(raw))
     assert len(out) < len(raw) * 0.1
 
@@ -254,7 +259,7 @@ def test_postgres_detail_and_statement_lines_stay_under_their_error() -> None:
     error = lines.index(next(line for line in lines if 'ERROR:  duplicate key value' in line))
     assert "DETAIL:  Key (id)=(1) already exists." in lines[error + 1]
     assert "STATEMENT:  insert into t values (1,'a'),(1,'b')" in lines[error + 2]
-    assert "connection received: host=[local] (x3)" in out  # routine records still group
+    assert "connection received: host=[local] (x2)" in out  # routine records still group (the last apart)
     assert _lines_accounted(out) == len(_split(raw))
 
 
@@ -270,8 +275,9 @@ def test_a_continuation_line_is_never_grouped_away_from_its_record() -> None:
     log = statement.replace("ERROR", "LOG").replace("STATEMENT", "LOG")
     notice = [log.replace("select 1/0", "duration: 1 ms"), statement.replace("select 1/0", "select 1")]
     notice2 = [log.replace("select 1/0", "duration: 2 ms"), statement.replace("select 1/0", "select 2")]
-    out = dedup("\n".join(notice + notice2) + "\n", {}, 0).text
-    assert _split(out) == [f"{notice[0]} (x2)", notice[1]]
+    notice3 = [log.replace("select 1/0", "duration: 3 ms"), statement.replace("select 1/0", "select 3")]
+    out = dedup("\n".join(notice + notice2 + notice3) + "\n", {}, 0).text
+    assert _split(out) == [f"{notice[0]} (x2)", notice[1], *notice3]  # the last of the group stands apart
 
 
 # -- folding runs -------------------------------------------------------------------
@@ -295,8 +301,8 @@ def test_http_server_console_folds_successful_requests_and_keeps_every_error() -
     lines = _split(out)
     for expected in _must_survive("http_server/access_log"):
         assert expected in lines, expected
-    assert lines[1].endswith('"GET /p1.html HTTP/1.1" 200 - (x2)')
-    assert lines[2] == "... (18 similar lines omitted) ..."  # the last request (/p3) stands alone at the end
+    assert lines[1].endswith('"GET /p1.html HTTP/1.1" 200 -')  # requested twice: first and last shown
+    assert lines[2] == "... (19 similar lines omitted) ..."
     assert lines[3].endswith('"GET /p20.html HTTP/1.1" 200 -')
     assert _lines_accounted(out) == len(_split(raw))
     assert len(out) < len(raw) * 0.5
@@ -376,8 +382,10 @@ def test_the_last_record_ends_the_output_even_when_it_repeats_an_earlier_one(cas
 
 
 def test_the_last_line_stands_alone_and_the_counts_still_add_up() -> None:
-    raw = "10:00:01 worker 1 ready\n10:00:02 worker 2 ready\n10:00:03 worker 3 ready\n"
-    assert dedup(raw, {}, 0).text == "10:00:01 worker 1 ready (x2)\n10:00:03 worker 3 ready\n"
+    raw = "10:00:01 worker 1 ready\n10:00:02 worker 2 ready\n10:00:03 worker 3 ready\n10:00:04 worker 4 ready\n"
+    assert dedup(raw, {}, 0).text == "10:00:01 worker 1 ready (x2)\n10:00:03 worker 3 ready\n10:00:04 worker 4 ready\n"
+    # with one record less the group is its first and its last: nothing to collapse
+    assert dedup(raw[:72], {}, 0).text == raw[:72]
 
 
 def test_a_stack_trace_stays_whole_under_its_record() -> None:
@@ -409,3 +417,48 @@ def test_a_trace_repeated_word_for_word_is_a_counted_marker() -> None:
         "... (4 lines omitted: the same as under an earlier record) ...",
         "2025-04-02 06:00:03 INFO app: done",
     ]
+
+
+# -- the last of a group, HAProxy, continuations over tab-indented lines -------------
+
+
+def test_the_last_of_a_group_is_the_final_state() -> None:
+    # redis: a background save fails, the next one succeeds; the success after the failure is the news
+    out = _split(dedup(_raw("logs/q9_cat_redis_log"), _builtin_params("log-dedup"), 0).text)
+    saved = [line for line in out if "Background saving terminated with success" in line]
+    assert len(saved) == 2 and saved[-1].startswith("11855:M 25 Nov 2026 19:38:13.036")
+    failed = out.index("11855:M 25 Nov 2026 19:38:11.932 # Background saving error")
+    assert out.index(saved[-1]) > failed  # shown where it happened: after the failure
+    # the last counters of a periodic stats line
+    text = "".join(f"10:00:{second:02d} INFO stats: {100 * second} requests served\n" for second in range(1, 9))
+    text += "10:00:09 INFO shutting down\n"
+    assert _split(dedup(text, {}, 0).text) == [
+        "10:00:01 INFO stats: 100 requests served (x7)", "10:00:08 INFO stats: 800 requests served",
+        "10:00:09 INFO shutting down",
+    ]
+
+
+def test_haproxy_http_log_keeps_error_statuses_apart() -> None:
+    raw = _raw("logs/q9_cat_haproxy_log")
+    out = _split(dedup(raw, _builtin_params("log-dedup"), 0).text)
+    for expected in _must_survive("logs/q9_cat_haproxy_log"):
+        assert any(expected in line for line in out), expected
+    # every 4xx/5xx request stays verbatim; the 200s group by method, path (without the query) and status
+    for line in raw.splitlines():
+        if re.search(r"/\d+ [45]\d\d \d+ ", line):
+            assert line in out
+    ok = '127.0.0.1:40918 [25/Nov/2026:19:37:15.229] fe_shop be_api/api1 0/0/0/4/4 200 221 - - ---- 1/1/0/0/0 0/0 "GET /health HTTP/1.1"'
+    bad = ok.replace(" 200 221 ", " 503 217 ")
+    assert _split(dedup(f"{ok}\n{ok}\n{ok}\n{bad}\n", {}, 0).text) == [f"{ok} (x2)", ok, bad]
+
+
+def test_a_postgres_detail_goes_on_over_tab_indented_lines() -> None:
+    raw = _raw("logs/q9_tail_3000_postgres")
+    out = _split(dedup(raw, _builtin_params("log-dedup"), 0).text)
+    detail = next(i for i, line in enumerate(out) if "DETAIL:  Process 14679 waits for ShareLock" in line)
+    assert out[detail + 1 : detail + 4] == [
+        "\tProcess 14675 waits for ShareLock on transaction 5158; blocked by process 14679.",
+        "\tProcess 14679: UPDATE customers SET credit = credit + 5 WHERE id = 1;",
+        "\tProcess 14675: UPDATE customers SET credit = credit + 10 WHERE id = 2;",
+    ]
+    assert _lines_accounted("\n".join(out)) == len(_split(raw))

@@ -4,7 +4,9 @@ A log record has a message and variables.  The message is what the program
 says: its level, its text, an HTTP request line and its status.  The variables
 are what differs from one occurrence to the next: timestamps, ids, addresses,
 durations, counts.  Records whose messages agree collapse to the first one,
-shown verbatim with ``(xN)``.
+shown verbatim with ``(xN)`` for the N records it stands for, and the last
+one, shown verbatim where it happened: it is the final state (the last
+counters, a save that succeeded after one that failed).
 
 * Plain text lines: the hot path (``_speedups.dedup_lines``) masks timestamps,
   ids, addresses and numbers; what is left is the message.
@@ -132,6 +134,10 @@ _LOG_RECORD = re.compile(
 # An access-log request line and the status after it (combined/common log
 # format of nginx, Apache, gunicorn, werkzeug; uvicorn's `"GET / HTTP/1.1" 200`).
 _ACCESS = re.compile(r"\"([A-Z]{3,10}) ([^\s?\"]*)\S* (HTTP/[\d.]+)\" (\d{3})\b")
+# HAProxy's HTTP log: `client [time] frontend backend/server Tq/Tw/Tc/Tr/Ta status bytes ... "GET /x HTTP/1.1"`
+_HAPROXY = re.compile(
+    r"\] \S+ \S+/\S+ (?:-?\d+/){3,4}\+?-?\d+ (\d{3}) .*\"([A-Z]{3,10}) ([^\s?\"]*)\S* (HTTP/[\d.]+)\"\s*$"
+)
 _SERVICE_PREFIX = re.compile(r"^\s*([\w.-]+)\s*\|\s")
 # What may come before a JSON record: a compose service, a [tag], a timestamp.
 _JSON_PREFIX = re.compile(r"\s*(?:[\w.-]+\s*\|\s*)?(?:\[[^\]]*\]\s*)?(?:\d[\w:.+-]*\s+)?$")
@@ -232,9 +238,13 @@ def _access_record(line: str) -> tuple[str, bool] | None:
     if "HTTP/" not in line:
         return None
     found = _ACCESS.search(line)
-    if found is None:
-        return None
-    method, path, _protocol, status = found.groups()
+    if found is not None:
+        method, path, _protocol, status = found.groups()
+    else:
+        found = _HAPROXY.search(line)
+        if found is None:
+            return None
+        status, method, path, _protocol = found.groups()
     prefix = _SERVICE_PREFIX.match(line)
     service = prefix.group(1) if prefix and prefix.end() <= found.start() else ""
     # The status stays glued to a letter so that the hot path does not mask it.
@@ -315,6 +325,13 @@ def _attach_continuations(lines: list[str], plan: _Plan, skipped: set[int]) -> N
     """Attach each run of continuation lines to the log record right above it."""
     heads: dict[int, int] = {}  # continuation line -> its record
     for index, line in enumerate(lines):
+        if line[:1] == "\t" and index - 1 in heads and index not in skipped:
+            # a continuation that goes on over tab-indented lines (a deadlock's DETAIL names each
+            # process and its statement on one line of its own)
+            heads[index] = heads[index - 1]
+            plan.attached[heads[index]].append(index)
+            plan.continued.add(index)
+            continue
         if not index or ":  " not in line or index in skipped or not _CONTINUATION.search(line):
             continue
         above = index - 1
@@ -419,10 +436,39 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
     return plan
 
 
+def _last_of_each_group(keys: list[str], groups: list[tuple[int, int]], max_unique: int) -> dict[int, int]:
+    """Return ``{first: last}`` member indices of every group of two or more ``keys`` (``dedup_lines`` groups).
+
+    The last occurrence of a message is the final state: the counters of the
+    last ``stats:`` line, the save that succeeded after one that failed.
+    Grouping the reversed keys finds it; the two groupings are matched by
+    their normalised key, worked out once per group rather than per line.
+    """
+    if not any(count > 1 for _, count in groups):
+        return {}
+    normalize = _speedups.normalize_line
+    end = len(keys) - 1
+    last_of = {
+        normalize(keys[end - first]): end - first
+        for first, count in _speedups.dedup_lines(keys[::-1], max_unique)
+        if count > 1
+    }
+    lasts = {}
+    for first, count in groups:
+        if count > 1:
+            last = last_of.get(normalize(keys[first]), first)
+            if last != first:
+                lasts[first] = last
+    return lasts
+
+
 def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) -> list[tuple[int, int]]:
     """Return ``(first index, count)`` groups in first-seen order.
 
-    Signal lines group only with their verbatim repeats; a line without a key
+    A group of two or more records is shown by its first record (with the
+    count of the records it stands for) and its last (as it is, where it
+    happened).  Signal lines group only
+    with their verbatim repeats; a line without a key
     stays a group of its own, and so does the last line, unless it repeats an
     earlier line word for word: it is the final state (the install that
     finished, the end date), so the output ends with it.
@@ -453,7 +499,11 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
     if sources:
         # Grouping runs on the user-normalised copy; the output shows the original first line.
         grouped_keys = _apply_user_normalisers(grouped_keys, sources)
-    groups.extend((grouped[first], count) for first, count in _speedups.dedup_lines(grouped_keys, max_unique))
+    found = _speedups.dedup_lines(grouped_keys, max_unique)
+    lasts = _last_of_each_group(grouped_keys, found, max_unique)
+    # the first record stands for the group but its last, which is shown on its own
+    groups.extend((grouped[first], count - (first in lasts)) for first, count in found)
+    groups.extend((grouped[last], 1) for last in lasts.values())
     groups.extend((first, count) for first, count in signal_groups.values())
     groups.sort()
     return groups
