@@ -50,10 +50,13 @@ def test_strip_annotated_cuts_long_output_but_not_errors() -> None:
 
 
 def test_dedup_groups_repeats_and_marks_counts() -> None:
-    text = "10:00:01 worker 1 ready\n10:00:02 worker 2 ready\nboot\n10:00:03 worker 3 ready\n"
+    text = "10:00:01 worker 1 ready\n10:00:02 worker 2 ready\n10:00:03 worker 3 ready\nboot\n10:00:04 worker 4 ready\n"
     result = STRATEGIES["dedup"](text, {"normalize_patterns": None, "max_unique_patterns": 100}, 0)
-    # the last line is the final state: it stands alone at the end
-    assert result == ("10:00:01 worker 1 ready (x2)\nboot\n10:00:03 worker 3 ready\n", Confidence.FULL)
+    # the first stands for the records before the group's last, which stays where it was; the
+    # output's last line is the final state: it stands alone at the end
+    assert result == (
+        "10:00:01 worker 1 ready (x2)\n10:00:03 worker 3 ready\nboot\n10:00:04 worker 4 ready\n", Confidence.FULL
+    )
 
 
 def test_dedup_never_merges_differing_error_lines() -> None:
@@ -63,9 +66,9 @@ def test_dedup_never_merges_differing_error_lines() -> None:
 
 
 def test_dedup_user_patterns_apply_first() -> None:
-    text = "user alice logged in\nuser bob logged in\nsession closed\n"
+    text = "user alice logged in\nuser bob logged in\nuser carol logged in\nsession closed\n"
     result = STRATEGIES["dedup"](text, {"normalize_patterns": [r"user \w+"]}, 0)
-    assert result.text == "user alice logged in (x2)\nsession closed\n"
+    assert result.text == "user alice logged in (x2)\nuser carol logged in\nsession closed\n"
 
 
 def test_dedup_log_lines_only_groups_log_records_and_keeps_program_output() -> None:
@@ -77,10 +80,13 @@ def test_dedup_log_lines_only_groups_log_records_and_keeps_program_output() -> N
         "  },\n"
         "  },\n"
         "2026-11-22 06:49:16,899 INFO http: GET /healthz -> 200 in 24ms\n"
+        "2026-11-22 06:49:16,911 INFO http: GET /healthz -> 200 in 12ms\n"
         "[2026-11-22T06:49:17Z INFO  app] cache warm in 3ms\n"
         "[2026-11-22T06:49:18Z INFO  app] cache warm in 4ms\n"
+        "[2026-11-22T06:49:19Z INFO  app] cache warm in 5ms\n"
         "level=info msg=tick n=1\n"
         "level=info msg=tick n=2\n"
+        "level=info msg=tick n=3\n"
         "done\n"
     )
     result = STRATEGIES["dedup"](text, {"log_lines_only": True}, 0)
@@ -90,12 +96,17 @@ def test_dedup_log_lines_only_groups_log_records_and_keeps_program_output() -> N
         "row 2: total 7\n"
         "  },\n"
         "  },\n"
+        "2026-11-22 06:49:16,911 INFO http: GET /healthz -> 200 in 12ms\n"
         "[2026-11-22T06:49:17Z INFO  app] cache warm in 3ms (x2)\n"
+        "[2026-11-22T06:49:19Z INFO  app] cache warm in 5ms\n"
         "level=info msg=tick n=1 (x2)\n"
+        "level=info msg=tick n=3\n"
         "done\n"
     )
     # Without the setting the program's lines group too.
-    assert "row 1: total 5 (x2)" in STRATEGIES["dedup"](text, {}, 0).text
+    rows = "row 1: total 5\nrow 2: total 7\nrow 3: total 9\nend\n"
+    assert STRATEGIES["dedup"](rows, {}, 0).text == "row 1: total 5 (x2)\nrow 3: total 9\nend\n"
+    assert STRATEGIES["dedup"](rows, {"log_lines_only": True}, 0).text == rows
 
 
 def test_every_strategy_falls_back_or_passes_through_on_prose() -> None:
@@ -107,3 +118,34 @@ def test_every_strategy_falls_back_or_passes_through_on_prose() -> None:
 def test_confidence_labels() -> None:
     assert [c.label for c in Confidence] == ["Full", "Partial", "Fallback"]
     assert max(Confidence.FULL, Confidence.FALLBACK) is Confidence.FALLBACK
+
+
+def test_strip_noise_min_lines_leaves_short_output_whole() -> None:
+    params = {"patterns": ["^  dep "], "min_lines": 5}
+    short = "root\n  dep a\n  dep b\n"
+    assert STRATEGIES["strip_noise"](short, params, 0) == (short, Confidence.FULL)
+    long = "root\n" + "".join(f"  dep {i}\n" for i in range(6))
+    assert STRATEGIES["strip_noise"](long, params, 0).text == "root\n... (6 noise lines stripped) ...\n"
+
+
+def test_strip_noise_until_keeps_the_rest_from_the_first_match_on() -> None:
+    attributes = "".join(f"    + attribute_{i} = (known after apply)\n" for i in range(3))
+    text = f"{attributes}Plan: 1 to add\nChanges to Outputs:\n    + url = (known after apply)\n"
+    params = {"patterns": [r"^\s{4,}\+ "], "until": "^Changes to Outputs:"}
+    assert STRATEGIES["strip_noise"](text, params, 0).text == (
+        "Plan: 1 to add\nChanges to Outputs:\n    + url = (known after apply)\n... (3 noise lines stripped) ...\n"
+    )
+
+
+def test_strip_annotated_keeps_a_panic_message_and_the_programs_output() -> None:
+    build = [f"warning: unused variable `v{i}`" if i % 5 == 0 else f"   | note {i}" for i in range(40)]
+    build[20:23] = ["thread 'main' panicked at build.rs:3:5:", "the table has no entry for XDR",
+                    "note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace"]
+    program = ["     Running `target/debug/app`", *(f"row {i}: total {i * 7}" for i in range(40)),
+               "thread 'main' panicked at src/main.rs:7:60:", "amount must be a whole number of cents"]
+    params = {"patterns": ["^Compiling"], "summary_pattern": r"^\s*(Finished|Running) ", "long_output_threshold": 10,
+              "keep_head": 2, "keep_tail": 2}
+    lines = STRATEGIES["strip_annotated"]("\n".join(build + program) + "\n", params, 101).text.split("\n")
+    assert "the table has no entry for XDR" in lines  # the message under `panicked at`, in the cut part
+    assert "   | note 21" not in lines and "   | note 23" not in lines
+    assert lines[-len(program) - 1 : -1] == program  # after the last summary line: the program's output, whole

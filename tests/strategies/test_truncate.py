@@ -154,3 +154,19 @@ def test_keep_largest_keeps_the_biggest_sizes_of_a_du_listing() -> None:
     assert all(line in kept for line in largest)
     assert [line for line in kept if line in middle] == [line for line in middle if line in largest]  # in order
     assert truncate(text, {**params, "keep_largest": 0}, 0).text.count("G\t") == 0  # not without the setting
+
+
+def test_keep_patterns_survive_the_cut_with_the_lines_that_introduce_them() -> None:
+    lines = _distinct(200).splitlines()
+    lines[50:53] = ["cc -O2 -c src/a.c -o a.o", "src/a.c: In function 'f':", "src/a.c:6:9: warning: unused variable 'x'"]
+    lines[100:104] = ["cc -O2 -c src/b.c -o b.o", "cc -O2 -c src/c.c -o c.o", "src/b.c: In function 'g':",
+                      "src/b.c:11:23: error: 'mtu' undeclared"]
+    params = {"max_lines": 10, "head": 2, "tail": 2, "keep_patterns": [r"^\S+:\d+(:\d+)?: warning: "]}
+    out = truncate("\n".join(lines), params, 2).text.split("\n")
+    assert "src/a.c:6:9: warning: unused variable 'x'" in out  # kept as errors are
+    # the lines above each kept line that name its file: the command that compiled it, `In function`
+    error = out.index("src/b.c:11:23: error: 'mtu' undeclared")
+    assert out[error - 3 : error] == ["cc -O2 -c src/b.c -o b.o", "... (1 line omitted) ...", "src/b.c: In function 'g':"]
+    assert "src/a.c: In function 'f':" in out and "cc -O2 -c src/a.c -o a.o" in out
+    assert "cc -O2 -c src/c.c -o c.o" not in out  # another file's command
+    assert "src/a.c:6:9: warning: unused variable 'x'" not in truncate("\n".join(lines), {**params, "keep_patterns": []}, 2).text

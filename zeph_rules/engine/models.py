@@ -53,6 +53,10 @@ class StripNoise(Strict):
     #: a line the patterns match stays when the line before it does not match this one: with a stack
     #: frame's pattern, each stack keeps its first frame (where it broke) whatever else goes
     keep_first_of_run: OptionalRegex = None
+    #: output of fewer lines stays whole (0: strip whatever the length)
+    min_lines: int = Field(0, ge=0)
+    #: the first line this matches, and every line after it, stay
+    until: OptionalRegex = None
 
 
 
@@ -81,6 +85,8 @@ class Truncate(Strict):
     fold_from: int | None = Field(None, ge=1)
     #: keep this many more lines, those whose leading size (``du``'s ``1.2M``, a byte count) is largest
     keep_largest: int = Field(0, ge=0)
+    #: lines these match survive the cut, as error lines do (a build's warnings)
+    keep_patterns: list[RegexStr] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _fits(self) -> Truncate:
@@ -137,7 +143,7 @@ Strategy = Annotated[
 ]
 #: the strategy settings that are regex lists: an item may also be ``{ use = "set" }``, a ``[pattern_sets]``
 #: entry, which desugar replaces by the set's regexes before these models see the rule
-PATTERN_LIST_FIELDS = ("patterns", "normalize_patterns", "routine_patterns")
+PATTERN_LIST_FIELDS = ("patterns", "normalize_patterns", "routine_patterns", "keep_patterns")
 STRATEGY_TYPES = (
     "strip_noise", "keep_matching", "strip_annotated", "truncate", "test_summary",
     "group_by_rule", "git_status", "git_diff", "dedup",

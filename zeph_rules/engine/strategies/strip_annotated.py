@@ -3,7 +3,10 @@
 Made for ``cargo build``-like output: ``Compiling``/``Downloading`` lines go,
 the ``Finished`` summary stays, and when what is left is still long, only its
 head and tail are kept -- except diagnostic lines (``error``, ``warning:``,
-``--> file:line``, ``panicked``), which survive wherever they are.
+``--> file:line``, ``panicked`` and the panic's message under it), which
+survive wherever they are.  The last summary line ends the tool's own output
+(``Running `target/debug/app` ``): what follows is the program's, the answer,
+and is not cut.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ from ._common import (
 
 _ERROR_START = re.compile(r"^(?:error(?:\[\w+\])?:|\S+:\d+:(?:\d+:)? (?:fatal )?error:)")
 _DIAGNOSTIC = re.compile(r"\berror\b|\bwarning\b|^\s*--> |panicked|\bFAILED\b|^\s*= (?:note|help):", re.IGNORECASE)
+#: what ends a panic's message (the lines between ``panicked at ...:`` and it are the message)
+_PANIC_END = re.compile(r"^\s*$|^note: |^stack backtrace:")
+#: a panic's message is kept up to this many lines (with its ``panicked at`` line)
+_PANIC_MESSAGE_LINES = 20
 
 
 def _strip_annotated(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
@@ -45,12 +52,16 @@ def _strip_annotated(text: str, params: Mapping[str, Any], exit_code: int | None
     remaining = [line for line in lines if must_keep(line) or not matches_any(noise, line)]
     stripped = len(lines) - len(remaining)
     confidence = Confidence.FULL
-    if len(remaining) > threshold:
-        head_end = min(keep_head, len(remaining))
-        tail_start = max(len(remaining) - keep_tail, head_end)
+    # the program's own output, after the tool's last summary line, is never cut
+    last_summary = max((index for index, line in enumerate(remaining) if matches_any(summary, line)), default=-1)
+    tool_lines = len(remaining) if last_summary < 0 else last_summary + 1
+    if tool_lines > threshold:
+        head_end = min(keep_head, tool_lines)
+        tail_start = max(tool_lines - keep_tail, head_end)
         middle: list[str] = []
         gap = cut = 0
         in_error_block = False
+        panic_left = 0  # lines of a panic (its `panicked at` line and message) still to keep
         for line in remaining[head_end:tail_start]:
             # An error is kept with its whole block (up to the next blank line): the
             # source excerpt and the help that follow it are what makes it fixable.
@@ -58,7 +69,14 @@ def _strip_annotated(text: str, params: Mapping[str, Any], exit_code: int | None
                 in_error_block = True
             elif not line.strip():
                 in_error_block = False
-            if in_error_block or must_keep(line):
+            if "panicked at" in line:
+                panic_left = _PANIC_MESSAGE_LINES
+            elif panic_left and _PANIC_END.match(line):
+                panic_left = 0
+            in_panic = panic_left > 0
+            if in_panic:
+                panic_left -= 1
+            if in_error_block or in_panic or must_keep(line):
                 if gap:
                     middle.append(omitted_marker(gap))
                     gap = 0

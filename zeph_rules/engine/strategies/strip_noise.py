@@ -5,6 +5,12 @@ before it does not match that regex: given a stack frame's pattern, each stack
 keeps its first frame, the place where the program broke
 (``at Server.setupListenHandle (node:net:1908:16)`` of ``listen EADDRINUSE``),
 even when it is a frame the patterns call noise.
+
+``min_lines`` (0: always) leaves output of fewer lines whole: what is detail
+worth dropping in a 3,000-line dependency tree or plan is the answer in a
+100-line one.  ``until`` (a regex) ends the stripping at the first line it
+matches: that line and every line after it stay (a plan's attribute lines go,
+the attributes of its ``Changes to Outputs:`` are the answer).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
+from ... import _speedups
 from ..patterns import fold_for_prefilter, regex_may_match, required_literals
 from ._common import (
     Confidence,
@@ -33,7 +40,16 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     patterns = [user_pattern(source) for source in params.get("patterns") or () if _may_match(source, text, folded)]
     if not patterns:
         return StrategyResult(text, Confidence.FULL)
+    min_lines = int(params.get("min_lines") or 0)
+    if min_lines and _speedups.count_lines(text) < min_lines:
+        return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
+    until_source = params.get("until")
+    rest: list[str] = []
+    if until_source:
+        until = [user_pattern(until_source)]
+        end = next((index for index, line in enumerate(lines) if matches_any(until, line)), len(lines))
+        lines, rest = lines[:end], lines[end:]
     run_source = params.get("keep_first_of_run")
     if run_source:
         run = [user_pattern(run_source)]
@@ -45,6 +61,8 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
             in_run = matches_any(run, line)
     else:
         kept = [line for line in lines if not matches_any(patterns, line)]
+    kept += rest
+    lines += rest
     stripped = len(lines) - len(kept)
     if stripped == 0:
         return StrategyResult(text, Confidence.FULL)

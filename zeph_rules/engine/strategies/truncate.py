@@ -29,8 +29,10 @@ from ._common import (
     join_lines,
     line_indices,
     lines_with_words,
+    matches_any,
     omitted_marker,
     split_lines,
+    user_pattern,
 )
 
 #: runs shorter than this are left alone; longer ones keep RUN_HEAD + RUN_TAIL lines
@@ -86,7 +88,7 @@ def _troubled(lines: list[str]) -> set[int]:
     return {index for index in candidates if _TROUBLE.search(lines[index])}
 
 
-def _fold_similar(lines: list[str]) -> list[tuple[str, int]]:
+def fold_similar(lines: list[str]) -> list[tuple[str, int]]:
     """Fold each run of similar consecutive lines to its first and last few, with a counted marker.
 
     Return ``(line, how many input lines it stands for)`` pairs.
@@ -147,11 +149,39 @@ def _largest(lines: list[str], indices: range, count: int) -> list[int]:
     return [index for _, index in sized[:count]]
 
 
-def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: int = 0) -> list[str]:
+#: a location at the start of a diagnostic: ``src/net/net_13.c:11:23: error: ...``
+_LOCATED = re.compile(r"^([^\s:]*[/.][^\s:]*):\d+[:,]")
+#: how far above a trouble line the lines that introduce it are looked for
+_INTRODUCTION_REACH = 5
+
+
+def _introductions(lines: list[str], troubled: list[int], middle: range) -> set[int]:
+    """Return the lines just above located trouble lines that name the same file.
+
+    A compiler's error is introduced by the lines above it that name its file:
+    ``src/net/net_13.c: In function 'f':`` and the command that compiled it
+    (``cc ... -c src/net/net_13.c``), a line or two up in a parallel build.
+    """
+    found: set[int] = set()
+    for index in troubled:
+        located = _LOCATED.match(lines[index])
+        if located is None:
+            continue
+        path = located[1]
+        for above in range(index - 1, max(index - _INTRODUCTION_REACH, middle.start) - 1, -1):
+            line = lines[above]
+            if path in line and not line.startswith(path + ":") or line.startswith(path + ": "):
+                found.add(above)
+    return found
+
+
+def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: int = 0,
+               kept_patterns: list[Any] | None = None) -> list[str]:
     """Keep ``head`` + ``tail`` lines, and, within the same budget again, the landmarks between them.
 
-    Lines reporting trouble (errors, failures, panics) are kept first, outside
-    the budget, up to ``_TROUBLE_CAP``; then, also outside it, the ``largest``
+    Lines reporting trouble (errors, failures, panics, and what ``kept_patterns``
+    match) are kept first, outside the budget, up to ``_TROUBLE_CAP``, with the
+    lines just above them that name their file; then, also outside it, the ``largest``
     lines with the largest leading size (``du -a`` is run to find what is big).  Landmarks are, in this order: section
     headers (``src/api:`` in ``ls -R``), the least indented lines of an indented
     structure (the top of a ``tree``), and lines unlike any other
@@ -166,8 +196,13 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: i
         return lines
     middle = range(head, len(lines) - tail)
     keep = set(range(head)) | set(range(len(lines) - tail, len(lines)))
-    troubled = _troubled(lines)
-    keep.update([index for index in middle if weighted[index][1] == 1 and index in troubled][:_TROUBLE_CAP])
+    trouble = _troubled(lines)
+    troubled = [
+        index for index in middle
+        if weighted[index][1] == 1 and (index in trouble or kept_patterns and matches_any(kept_patterns, lines[index]))
+    ][:_TROUBLE_CAP]
+    keep.update(troubled)
+    keep.update(_introductions(lines, troubled, middle))
     if largest:
         keep.update(_largest(lines, middle, largest))
     budget = head + tail
@@ -220,9 +255,10 @@ def _truncate(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
     if _speedups.count_lines(text) <= fold_from:
         return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
-    weighted = _fold_similar(lines)
+    weighted = fold_similar(lines)
     largest = int_param(params, "keep_largest", 0)
-    folded = (_head_tail(weighted, head, tail, largest) if len(weighted) > max_lines
+    kept_patterns = [user_pattern(source) for source in params.get("keep_patterns") or ()]
+    folded = (_head_tail(weighted, head, tail, largest, kept_patterns) if len(weighted) > max_lines
               else [line for line, _ in weighted])
     if len(folded) == len(lines):
         return StrategyResult(text, Confidence.FULL)
