@@ -27,7 +27,7 @@ _CARGO_BUILD_NOISE = (
 
 #: (command regex, strategy type, parameters) -- first match wins, like the built-in rules
 ROUTES: tuple[tuple[str, str, dict[str, Any]], ...] = (
-    (r"^cargo\s+(test|nextest)\b", "test_summary", {"max_failures": 10, "truncate_stack_trace": 50}),
+    (r"^cargo\s+(test|nextest)\b(?!.*\s--list\b)", "test_summary", {"max_failures": 10, "truncate_stack_trace": 50}),
     (r"^cargo\s+clippy\b", "group_by_rule", {}),
     (r"^cargo\s+(build|check|run)\b", "strip_annotated",
      {"patterns": [_CARGO_BUILD_NOISE], "summary_pattern": r"^\s*(Finished|Running) "}),
@@ -108,6 +108,7 @@ BY_DESIGN: dict[str, tuple[str, ...]] = {
     "go/test_v_fail": (r"\[no test files\]$", r"^mathx_test\.go:29: gcd\(12,18\) ok$"),
     "go/test_v_pass": (r"\[no test files\]$", r"^mathx_test\.go:29: gcd\(12,18\) ok$"),
     "vitest/run_fail_verbose": (r"^✓ \S+\.test\.js > ",),
+    "pytest/q9_simplejson_rA": (r"^PASSED ",),
 }
 _LOCATED_LINE = re.compile(r"^(?P<location>[^\s:]+:\d+(?::\d+)?): (?P<message>.+)$")
 

@@ -28,7 +28,7 @@ def test_status_in_another_locale_is_compacted_by_its_shape() -> None:
     lines = result.text.splitlines()
     assert "Zum Commit vorgemerkte Änderungen: (2)" in lines
     assert "Änderungen, die nicht zum Commit vorgemerkt sind: (6)" in lines
-    assert "Unversionierte Dateien: (1)" in lines and "  scratch/" in lines
+    assert "Unversionierte Dateien: (1)" in lines and "\tscratch/" in lines
     assert "Ihr Branch und 'origin/main' sind divergiert," in lines  # kept as it is
     assert not any("benutzen Sie" in line for line in lines)
     assert lines[-1] == "... (5 hint lines omitted) ..."

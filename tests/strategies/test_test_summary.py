@@ -352,10 +352,12 @@ def test_go_json_keeps_failing_output_and_package_results() -> None:
     outputs = [event.get("Output") for event in events]
     assert "ok  \texample.com/ledger/internal/money\t0.047s\n" in outputs  # a passing package's result
     assert "PASS\n" not in outputs and "FAIL\n" not in outputs  # bare verdicts repeat it
-    assert not any(event["Action"] == "pass" for event in events)
+    # a package's pass action is its verdict, one per package; no passing test's pass is shown
+    assert [event.get("Test") for event in events if event["Action"] == "pass"] == [None] * sum(
+        1 for event in events if event["Action"] == "pass")
     assert [event.get("Test") for event in events if event["Action"] == "fail"] == ["TestSlug", None]
     assert "--- FAIL: TestSlug (0.00s)\n" in outputs
-    assert lines[-1] == "... (10 events of passing tests and packages, test starts and verdicts omitted) ..."
+    assert lines[-1] == "... (8 events of passing tests and packages, test starts and verdicts omitted) ..."
 
 
 def test_pytest_failures_past_the_budget_keep_message_and_location() -> None:
@@ -547,3 +549,27 @@ def test_cargo_keeps_the_failed_targets_list() -> None:
 def test_top_level_tap_plan_is_the_only_count_vitest_prints() -> None:
     output = STRATEGIES["test_summary"](_raw("vitest/q8_run_tap_flat"), {}, 1).text.splitlines()
     assert "1..33" in output
+
+
+def test_go_v_keeps_passing_tests_logs_but_folds_their_runs() -> None:
+    raw = _raw("go/q9_test_v_all")
+    lines = test_summary(raw, {}, 1).text.split("\n")
+    logged = [line for line in lines if line.startswith('    auth_test.go:75: bucket("auth-')]
+    assert len(logged) == 6 and '    auth_test.go:75: bucket("auth-000") = 6 (weight 895)' in logged  # first three, last three
+    assert any(line.startswith("... (") and "similar lines omitted" in line for line in lines)
+    # the failing subtest: where its log starts, what it logged, its verdict
+    run = lines.index("=== RUN   TestBucket/ledger-045")
+    assert lines[run + 2] == '    ledger_test.go:101: Bucket("ledger-045", 7) = 3, want 4'
+    assert "    --- FAIL: TestBucket/ledger-045 (0.00s)" in lines
+    assert "=== RUN   TestBucket/auth-000" not in lines
+    # a passing test's lone log line stays as it is
+    assert "    mathx_test.go:29: gcd(12,18) ok" in test_summary(_raw("go/test_v_pass"), {}, 0).text.split("\n")
+
+
+def test_pytest_native_tracebacks_lose_the_runner_frames_first() -> None:
+    text = test_summary(_raw("pytest/q9_attrs_native_rfE"), {}, 1).text
+    assert "/site-packages/_pytest/" not in text and "/site-packages/pluggy/" not in text
+    # so the test's own frames and the library's, at the end of each trace, stay within the budget
+    assert 'tests/test_validators.py", line 985, in test_check_valid' in text
+    assert 'src/attr/validators.py", line 538, in __call__' in text
+    assert "ValueError: Length of 'value' must be >= 2: 2" in text

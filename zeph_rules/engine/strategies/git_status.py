@@ -48,7 +48,7 @@ def _section_starts(lines: list[str]) -> set[int]:
 
 
 def _long_format(lines: list[str], starts: set[int]) -> list[str]:
-    """Compact ``git status``: section headers (at ``starts``) with counts, one path per line, no hints."""
+    """Compact ``git status``: section headers (at ``starts``) with counts, each path line as it was, no hints."""
     out: list[str] = []
     header_at: int | None = None
     section = ""
@@ -71,7 +71,7 @@ def _long_format(lines: list[str], starts: set[int]) -> list[str]:
             continue
         if line.startswith("\t") and header_at is not None:
             count += 1
-            out.append("  " + line[1:])
+            out.append(line)  # as git printed it: a reader may quote the line back
             continue
         close_section()
         header_at = None

@@ -6,11 +6,13 @@ import json
 import re
 
 from .._common import cut_block, omitted_marker, plural
+from ..truncate import fold_similar
 from ._detect import looks_like_go_json  # noqa: F401  # the detector lives apart; importable from here too
 from ._shared import FailureBudget, Report, tidy
 
 _RUN = re.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
 _RESULT = re.compile(r"^(?P<indent>\s*)--- (?P<status>PASS|FAIL|SKIP): (?P<name>\S+) \([\d.]+s\)$")
+_PASSED = re.compile(r"^\s*--- PASS: ")
 _PACKAGE_OK = re.compile(r"^ok\s+\S+\s")
 _PACKAGE_FAIL = re.compile(r"^FAIL\s+\S+")
 _NO_TEST_FILES = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
@@ -55,7 +57,21 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             out.extend(cut_block(trace, trace_limit, lambda line: not _STDLIB_FRAME.match(line) and bool(line.strip())))
             trace = []
 
+    # A passing test's -v log lines stay (what it logged may be what was asked for), but the runs
+    # of alike lines that table-driven subtests log (one per case) fold to their ends.
+    passing_log: list[str] = []
+
+    def flush_passing_log() -> None:
+        if passing_log:
+            out.extend(line for line, _ in fold_similar(passing_log))
+            passing_log.clear()
+
     for line in lines:
+        if passing_log and not (_RUN.match(line) or _PASSED.match(line) or (
+            line.startswith(" ") and current_test is not None and current_test not in failing
+            and not in_trace and not _RESULT.match(line)
+        )):
+            flush_passing_log()  # the log of passing tests ends where something else is shown
         if in_trace:
             if _PACKAGE_FAIL.match(line) or _PACKAGE_OK.match(line) or _RESULT.match(line) or _RUN.match(line):
                 in_trace = False
@@ -66,6 +82,9 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
         run = _RUN.match(line)
         if run:
             current_test = run["name"]
+            if current_test in failing and line.startswith("=== RUN"):
+                flush_passing_log()
+                out.append(line)  # where a failing test's log begins
             continue
         result = _RESULT.match(line)
         if result:
@@ -112,9 +131,13 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
                 in_trace = True
             out.append(line)
             continue
-        if line.startswith(" ") and current_test is not None and current_test not in failing and not line.strip():
-            report.other_omitted += 1
+        if line.startswith(" ") and current_test is not None and current_test not in failing:
+            if line.strip():
+                passing_log.append(line)
+            else:
+                report.other_omitted += 1
             continue
+        flush_passing_log()
         if line.startswith(" ") and current_test is not None and current_test.split("/", 1)[0] in budget.hidden:
             budget.hidden_lines += 1
             continue
@@ -123,6 +146,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             benchmarked = False
         out.append(line)
     flush_trace()
+    flush_passing_log()
     if bare_pass:
         report.also_omitted.append(plural(bare_pass, "PASS line"))
     if repeated_context:
@@ -161,11 +185,11 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
             output = str(event.get("Output", ""))
             if action == "output" and output == "FAIL\n":
                 report.other_omitted += 1  # the binary's verdict; the "FAIL\tpkg" line and the fail action follow
-            elif action == "pass" or (action == "output" and output == "PASS\n"):
-                # a passing package's result is its "ok" output line (with "(cached)",
-                # coverage, "[no tests to run]"); the bare verdict and the action repeat it
+            elif action == "output" and output == "PASS\n":
+                # a passing package's result is its "ok" output line (with "(cached)", coverage,
+                # "[no tests to run]") and its pass action (one each); the bare verdict repeats them
                 report.other_omitted += 1
-            elif action in ("output", "fail", "skip") or action is None:
+            elif action in ("output", "pass", "fail", "skip") or action is None:
                 out.append(line)
             else:
                 report.other_omitted += 1

@@ -71,6 +71,9 @@ _COVERAGE_ROWS_KEPT = 10
 _MACHINERY_FRAME = re.compile(
     r"^(?:\S*/site-packages/(?:_pytest|pluggy)/\S+|<frozen [\w.]+>"
     r"|\S*/lib/python[\d.]+/importlib/__init__\.py):\d+: in \w+$"
+    # the same frames as ``--tb=native`` prints them (they come first there, and would take the budget)
+    r"|^  File \"(?:\S*/site-packages/(?:_pytest|pluggy)/[^\"]+|<frozen [\w.]+>"
+    r"|\S*/lib/python[\d.]+/importlib/__init__\.py)\", line \d+, in \S+$"
 )
 
 
