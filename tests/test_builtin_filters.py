@@ -8,6 +8,7 @@ import pytest
 
 import zeph_rules
 from zeph_rules.engine.graph import MatcherGraph
+from zeph_rules.engine.sanitize import sanitize
 from zeph_rules.engine.strategies import Confidence
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -238,15 +239,19 @@ def test_formatter_diffs_keep_headers_and_the_tools_lines(graph: MatcherGraph) -
     assert 3 * len(result.output) < 2 * len(_raw("isort/check_diff"))
 
 
-def test_package_lists_keep_head_and_tail(graph: MatcherGraph) -> None:
-    raw = _raw("apt/list_installed")
-    out = graph.filter("apt list --installed | head -n 200", raw, 0).output
-    lines = out.split("\n")
-    assert lines[:4] == raw.split("\n")[:4]  # the CLI warning and "Listing..."
-    assert "libcups2/now 2.4.2-3+deb12u8 amd64 [installed,upgradable to: 2.4.2-3+deb12u9]" in lines
-    assert any(line.startswith("... (") and "omitted" in line for line in lines)
-    dpkg = _raw("dpkg/l_python")
-    assert graph.filter("dpkg -l 'python3*'", dpkg, 0).output == dpkg  # short: as printed
+def test_package_lists_are_listings(graph: MatcherGraph) -> None:
+    # the package asked about may be anywhere: up to 1,200 lines a list stays as printed
+    for command, case in (("apt list --installed | head -n 200", "apt/list_installed"),
+                          ("dpkg -l 'python3*'", "dpkg/l_python"), ("dpkg -l", "dpkg/q9_l_all")):
+        raw = _raw(case)
+        result = graph.filter(command, raw, 0)
+        assert result.rules == ("package-listings",) and result.output == sanitize(raw)
+    # a longer one keeps its head (the legend and the column header), its tail and its odd ones out
+    raw = _raw("dpkg/q9_l_all")
+    head, body = raw.split("\n", 5)[:5], raw.split("\n")[5:-1]
+    long = "\n".join(head + body + [line.replace("ii  ", "ii  x", 1) for line in body]) + "\n"
+    out = graph.filter("dpkg -l", long, 0).output.split("\n")
+    assert out[:5] == head and any(line.startswith("... (") and "omitted" in line for line in out)
 
 
 def test_git_push_hints_keep_the_first_line_of_their_advice(graph: MatcherGraph) -> None:
@@ -268,8 +273,10 @@ def test_apply_keeps_the_plan_headers_and_results_but_not_the_attribute_diff(gra
     assert "# terraform_data.shard[5] will be created" in out
     assert "Plan: 11 to add, 0 to change, 0 to destroy." in out
     assert "Apply complete! Resources: 11 added, 0 changed, 0 destroyed." in out
-    assert '  "staging-worker",' in out  # the Outputs, two columns in
-    assert "(known after apply)" not in out  # the changed attributes, four or more in
+    assert '  "staging-worker",' in out  # the Outputs
+    plan, outputs = out.split("Changes to Outputs:", 1)
+    assert "(known after apply)" not in plan  # the resources' changed attributes, four or more in
+    assert "(known after apply)" in outputs  # the Outputs' values are the answer: they all stay
     assert "noise lines stripped" in out
 
 
@@ -295,7 +302,7 @@ def test_ctest_after_a_cmake_build_keeps_results_and_warnings(graph: MatcherGrap
 @pytest.mark.parametrize(
     ("command", "rules"),
     [
-        ("shellcheck scripts/*", ("shellcheck",)),
+        ("shellcheck scripts/*", ()),
         ("shellcheck -f gcc deploy.sh", ("linters",)),
         ("shellcheck --format=gcc deploy.sh", ("linters",)),
         ("shellcheck -f json deploy.sh", ()),
@@ -305,9 +312,77 @@ def test_shellcheck_formats_go_to_their_rule(graph: MatcherGraph, command: str, 
     assert graph.filter(command, "x\n", 1).rules == rules
 
 
-def test_shellcheck_tty_keeps_every_finding_and_fix_and_drops_the_wiki_links(graph: MatcherGraph) -> None:
+def test_shellcheck_tty_comes_through_as_printed(graph: MatcherGraph) -> None:
+    # each finding quotes its line, names its fix and links its wiki page: all of it is the answer
     raw = _raw("shellcheck/q7_debian_scripts")
-    out = graph.filter("shellcheck scripts/*", raw, 1).output
-    assert out.count("Did you mean:") == raw.count("Did you mean:")
-    assert out.count(" SC2086 (info): ") == raw.count(" SC2086 (info): ")
-    assert "https://www.shellcheck.net/wiki/" not in out and "For more information:" not in out
+    assert graph.filter("shellcheck scripts/*", raw, 1).output == sanitize(raw)
+
+
+# -- what the ninth held-out batch showed (q9_) --------------------------------------
+
+
+def test_a_small_dependency_tree_stays_whole_and_a_big_one_keeps_its_top(graph: MatcherGraph) -> None:
+    small = _raw("npm/q9_ls_all_eslint10")
+    assert graph.filter("npm ls --all", small, 0).output == sanitize(small)
+    big = graph.filter("npm ls --all", _raw("npm/ls_all"), 0).output
+    assert "noise lines stripped" in big and len(big) < len(_raw("npm/ls_all")) / 10
+
+
+def test_long_grep_output_with_context_loses_the_context_before_any_hit(graph: MatcherGraph) -> None:
+    rule = "grep-context"
+    assert rule in graph.filter("grep -rn -C 2 TODO src", "x\n", 0).rules
+    assert rule not in graph.filter("grep -rn TODO src", "x\n", 0).rules
+    hits = [f"src/m{i}.py:{i + 10}:    raise NotImplementedError" for i in range(300)]
+    context = [[f"src/m{i}.py-{i + 8}-def f{i}(self):", f"src/m{i}.py-{i + 9}-    pass", "--"] for i in range(300)]
+    text = "\n".join(line for pair in zip(context, hits) for line in (*pair[0], pair[1])) + "\n"
+    out = graph.filter("grep -rn -C 2 NotImplementedError src", text, 0).output.split("\n")
+    assert all(hit in out for hit in hits) and not any("-def f" in line for line in out)
+    short = "\n".join(text.split("\n")[:40]) + "\n"  # under 800 lines: the context is part of the answer
+    assert graph.filter("grep -rn -C 2 NotImplementedError src", short, 0).output == short
+
+
+def test_a_long_plan_keeps_every_resource_header(graph: MatcherGraph) -> None:
+    raw = _raw("terraform/q9_plan_300")
+    out = graph.filter("terraform plan", raw, 0).output
+    headers = [line for line in sanitize(raw).split("\n") if line.startswith("  # ") and " will be " in line]
+    assert len(headers) > 200 and all(header in out for header in headers)
+    assert "Plan: " in out and len(out) < len(raw) / 3
+
+
+def test_cargo_test_list_is_a_listing_not_a_run(graph: MatcherGraph) -> None:
+    assert "cargo-test" not in graph.filter("cargo test -- --list", _raw("cargo/q9_test_list"), 0).rules
+    assert "cargo-test" in graph.filter("cargo test --lib", "x\n", 0).rules
+
+
+def test_git_log_keeps_who_wrote_each_commit(graph: MatcherGraph) -> None:
+    out = graph.filter("git log --stat -n 30", _raw("git/q9_log_stat_n30"), 0).output
+    assert "Author: Priya Natarajan <priya@example.com>" in out
+    assert "\nDate:" not in out
+
+
+def test_curl_verbose_keeps_who_answered(graph: MatcherGraph) -> None:
+    out = graph.filter("curl -v http://127.0.0.1:8931/api/", _raw("curl/q9_v_nginx_502"), 0).output
+    assert "< Server: nginx/1.22.1" in out and "< HTTP/1.1 502 Bad Gateway" in out
+
+
+def test_pip_keeps_each_packages_build_result(graph: MatcherGraph) -> None:
+    out = graph.filter("pip install -v fastcsum simplejson markupsafe", _raw("pip/q9_install_v_sdists"), 1).output
+    for line in ("Building wheels for collected packages: fastcsum, simplejson, markupsafe",
+                 "  Building wheel for fastcsum (pyproject.toml): finished with status 'error'",
+                 "  Building wheel for simplejson (pyproject.toml): finished with status 'done'"):
+        assert line in out.split("\n")
+    assert "Building wheel for simplejson (pyproject.toml): started" not in out
+
+
+def test_a_long_build_keeps_every_compiler_warning(graph: MatcherGraph) -> None:
+    raw = sanitize(_raw("make/q9_V1_keep_going"))
+    out = graph.filter("make V=1 -k", raw, 2).output
+    warnings = [line for line in raw.split("\n") if ": warning: " in line]
+    assert len(warnings) > 30 and all(warning in out for warning in warnings)
+    # the failing file's compile command, above its `In function` line
+    assert "cc -Iinclude -O2 -g -Wall -Wextra -std=c11 -c src/net/net_13.c -o build/net/net_13.o" in out
+
+
+def test_rendered_manifests_stay_whole(graph: MatcherGraph) -> None:
+    raw = _raw("kubectl/q9_kustomize_overlay_prod")
+    assert graph.filter("kubectl kustomize overlays/prod", raw, 0).output == sanitize(raw)
