@@ -6,13 +6,11 @@ import json
 import re
 
 from .._common import cut_block, omitted_marker, plural
-from ..truncate import fold_similar
 from ._detect import looks_like_go_json  # noqa: F401  # the detector lives apart; importable from here too
 from ._shared import FailureBudget, Report, tidy
 
 _RUN = re.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
 _RESULT = re.compile(r"^(?P<indent>\s*)--- (?P<status>PASS|FAIL|SKIP): (?P<name>\S+) \([\d.]+s\)$")
-_PASSED = re.compile(r"^\s*--- PASS: ")
 _PACKAGE_OK = re.compile(r"^ok\s+\S+\s")
 _PACKAGE_FAIL = re.compile(r"^FAIL\s+\S+")
 _NO_TEST_FILES = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
@@ -57,21 +55,9 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             out.extend(cut_block(trace, trace_limit, lambda line: not _STDLIB_FRAME.match(line) and bool(line.strip())))
             trace = []
 
-    # A passing test's -v log lines stay (what it logged may be what was asked for), but the runs
-    # of alike lines that table-driven subtests log (one per case) fold to their ends.
-    passing_log: list[str] = []
-
-    def flush_passing_log() -> None:
-        if passing_log:
-            out.extend(line for line, _ in fold_similar(passing_log))
-            passing_log.clear()
+    passing_log: set[int] = set()  # where in ``out`` the log lines of passing tests are
 
     for line in lines:
-        if passing_log and not (_RUN.match(line) or _PASSED.match(line) or (
-            line.startswith(" ") and current_test is not None and current_test not in failing
-            and not in_trace and not _RESULT.match(line)
-        )):
-            flush_passing_log()  # the log of passing tests ends where something else is shown
         if in_trace:
             if _PACKAGE_FAIL.match(line) or _PACKAGE_OK.match(line) or _RESULT.match(line) or _RUN.match(line):
                 in_trace = False
@@ -83,7 +69,6 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
         if run:
             current_test = run["name"]
             if current_test in failing and line.startswith("=== RUN"):
-                flush_passing_log()
                 out.append(line)  # where a failing test's log begins
             continue
         result = _RESULT.match(line)
@@ -133,11 +118,11 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             continue
         if line.startswith(" ") and current_test is not None and current_test not in failing:
             if line.strip():
-                passing_log.append(line)
+                passing_log.add(len(out))
+                out.append(line)
             else:
                 report.other_omitted += 1
             continue
-        flush_passing_log()
         if line.startswith(" ") and current_test is not None and current_test.split("/", 1)[0] in budget.hidden:
             budget.hidden_lines += 1
             continue
@@ -146,7 +131,8 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             benchmarked = False
         out.append(line)
     flush_trace()
-    flush_passing_log()
+    if passing_log:
+        out = _fold_passing_logs(out, passing_log)
     if bare_pass:
         report.also_omitted.append(plural(bare_pass, "PASS line"))
     if repeated_context:
@@ -160,6 +146,28 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
         out.append(omitted_marker(no_test_files, "package line", "with no test files"))
     report.lines = tidy(out)
     return report
+
+
+def _fold_passing_logs(out: list[str], passing_log: set[int]) -> list[str]:
+    """Fold the runs of alike lines among passing tests' -v log lines (at ``passing_log``) to their ends.
+
+    A passing test's log stays (what it logged may be what was asked for), but
+    table-driven subtests log one alike line per case, hundreds in a row.
+    """
+    from ..truncate import fold_similar  # only output with passing tests' logs pays for its regexes
+
+    folded: list[str] = []
+    start = 0
+    while start < len(out):
+        end = start + 1
+        if start in passing_log:
+            while end in passing_log:
+                end += 1
+            folded.extend(line for line, _ in fold_similar(out[start:end]))
+        else:
+            folded.append(out[start])
+        start = end
+    return folded
 
 
 def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> Report:
