@@ -26,6 +26,7 @@ from ._common import (
     Confidence,
     StrategyResult,
     guarded,
+    int_param,
     join_lines,
     matches_any,
     plural,
@@ -35,13 +36,13 @@ from ._common import (
 
 
 def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
+    min_lines = int_param(params, "min_lines", 0)
+    if min_lines and _speedups.count_lines(text) < min_lines:
+        return StrategyResult(text, Confidence.FULL)  # before any pattern is looked at
     # a pattern none of whose required literals is in the text matches no line: never compiled
     folded: list[str] = []
     patterns = [user_pattern(source) for source in params.get("patterns") or () if _may_match(source, text, folded)]
     if not patterns:
-        return StrategyResult(text, Confidence.FULL)
-    min_lines = int(params.get("min_lines") or 0)
-    if min_lines and _speedups.count_lines(text) < min_lines:
         return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
     until_source = params.get("until")
@@ -61,11 +62,10 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
             in_run = matches_any(run, line)
     else:
         kept = [line for line in lines if not matches_any(patterns, line)]
-    kept += rest
-    lines += rest
     stripped = len(lines) - len(kept)
     if stripped == 0:
         return StrategyResult(text, Confidence.FULL)
+    kept += rest
     kept.append(f"... ({plural(stripped, 'noise line')} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
 

@@ -170,7 +170,8 @@ def _introductions(lines: list[str], troubled: list[int], middle: range) -> set[
         path = located[1]
         for above in range(index - 1, max(index - _INTRODUCTION_REACH, middle.start) - 1, -1):
             line = lines[above]
-            if path in line and not line.startswith(path + ":") or line.startswith(path + ": "):
+            # the command that names the file, or its `path: In function` line (not another diagnostic of it)
+            if (path in line and not line.startswith(path + ":")) or line.startswith(path + ": "):
                 found.add(above)
     return found
 
