@@ -137,6 +137,12 @@ def test_strip_noise_until_keeps_the_rest_from_the_first_match_on() -> None:
     )
 
 
+def test_strip_noise_label_names_what_the_marker_counts() -> None:
+    text = "".join(f"{i}/12 Test #{i}: t{i} ... Passed\n" for i in range(1, 13)) + "100% tests passed\n"
+    params = {"patterns": [r"Passed$"], "label": "passing test"}
+    assert STRATEGIES["strip_noise"](text, params, 0).text == "100% tests passed\n... (12 passing tests stripped) ...\n"
+
+
 def test_strip_annotated_keeps_a_panic_message_and_the_programs_output() -> None:
     build = [f"warning: unused variable `v{i}`" if i % 5 == 0 else f"   | note {i}" for i in range(40)]
     build[20:23] = ["thread 'main' panicked at build.rs:3:5:", "the table has no entry for XDR",

@@ -57,6 +57,8 @@ class StripNoise(Strict):
     min_lines: int = Field(0, ge=0)
     #: the first line this matches, and every line after it, stay
     until: OptionalRegex = None
+    #: what one stripped line is, for the marker: ``... (237 passing tests stripped) ...``
+    label: str = Field("noise line", min_length=1, max_length=60, pattern=r"^[A-Za-z][\w '-]*$")
 
 
 

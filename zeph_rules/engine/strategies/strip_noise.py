@@ -10,7 +10,9 @@ even when it is a frame the patterns call noise.
 worth dropping in a 3,000-line dependency tree or plan is the answer in a
 100-line one.  ``until`` (a regex) ends the stripping at the first line it
 matches: that line and every line after it stay (a plan's attribute lines go,
-the attributes of its ``Changes to Outputs:`` are the answer).
+the attributes of its ``Changes to Outputs:`` are the answer).  ``label`` names
+what a stripped line is in the marker (``... (237 passing tests stripped) ...``):
+"noise" is wrong for lines that carry a result the marker's count stands for.
 """
 
 from __future__ import annotations
@@ -66,7 +68,7 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     if stripped == 0:
         return StrategyResult(text, Confidence.FULL)
     kept += rest
-    kept.append(f"... ({plural(stripped, 'noise line')} stripped) ...")
+    kept.append(f"... ({plural(stripped, params.get('label') or 'noise line')} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
 
 
