@@ -22,6 +22,9 @@ HOSTILE = {
     "hex-letters": "a" * 300_000 + " error: " + "Fa" * 100_000 + "\n",
     "key-value": "x=" * 150_000 + "\n",
     "spaces": "E   " + " " * 300_000 + "assert\n",
+    # a line with trailing blanks makes sanitize strip them everywhere: the long run must not be retried
+    # from each of its positions (it was: 60,000 blanks took 20 s, these would take hours)
+    "spaces-and-trailing-blanks": "ok  \nE   " + " " * 300_000 + "assert\n",
     "mixed-lines": "".join(
         ("test t%d ... ok\n", "src/a.py:%d:1: E501 line too long\n", '127.0.0.1 - - [22/Nov/2026 09:30:01] "GET /p%d HTTP/1.1" 200 -\n',
          "    at f (node:internal/x:%d:1)\n", "=" * 80 + " %d\n")[i % 5] % i
