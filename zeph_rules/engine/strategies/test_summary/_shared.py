@@ -10,6 +10,9 @@ from .._common import cut_block, omitted_marker, plural
 #: a ``path/to/file.ext:LINE`` location anywhere in a line
 LOCATION = re.compile(r"[\w./\\-]+\.\w+:\d+")
 
+#: In a run of up to this many tests, passing results stay: they are the answer, and cost little.
+FEW_RESULTS = 8
+
 
 class Report:
     """The lines a parser keeps, and what it learnt while choosing them.
@@ -95,7 +98,7 @@ def looks_important(line: str) -> bool:
 
 
 __all__ = [
-    "LOCATION", "FailureBudget", "Report", "choose_varied", "cut_trace", "fold_names", "looks_important",
+    "FEW_RESULTS", "LOCATION", "FailureBudget", "Report", "choose_varied", "cut_trace", "fold_names", "looks_important",
     "message_shape", "omitted_marker",
 ]
 

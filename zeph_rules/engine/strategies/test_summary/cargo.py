@@ -6,7 +6,7 @@ import re
 
 from .... import _speedups
 from .._common import omitted_marker, plural
-from ._shared import FailureBudget, Placeholder, Report, cut_trace, resolve, tidy
+from ._shared import FEW_RESULTS, FailureBudget, Placeholder, Report, cut_trace, resolve, tidy
 
 _TEST_LINE = re.compile(r"^test (?P<name>.+?) (?:- should panic )?\.\.\. (?P<result>ok|FAILED|ignored\b.*|bench:.*)$")
 _RUNNING_COUNT = re.compile(r"^running \d+ tests?$")
@@ -119,22 +119,30 @@ def looks_like_cargo_build_failure(lines: list[str]) -> bool:
     return any(line.startswith("error: could not compile `") for line in lines)
 
 
-def _targets_with_failures(lines: list[str]) -> set[int]:
-    """Return the indices of ``Running``/``Doc-tests`` lines whose target had a failure.
+def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int]:
+    """Return the targets with a failure, the targets that ran a test, and how many tests ran in all.
 
-    -1 stands for the lines before the first such line (output without target headers).
+    A target is the index of its ``Running``/``Doc-tests`` line; -1 stands for
+    the lines before the first such line (output without target headers).
     """
     failing: set[int] = set()
+    ran: set[int] = set()
+    tests = 0
     current = -1
     for index, line in enumerate(lines):
         if _TARGET_START.match(line):
             current = index
-        else:
-            result = _RESULT.match(line)
-            test = _TEST_LINE.match(line)
-            if (result and result["status"] == "FAILED") or (test and test["result"] == "FAILED"):
-                failing.add(current)
-    return failing
+            continue
+        result = _RESULT.match(line)
+        if result:
+            count = int(result["passed"]) + int(result["failed"]) + int(result["ignored"])
+            tests += count
+            if count:
+                ran.add(current)
+        test = _TEST_LINE.match(line)
+        if (result and result["status"] == "FAILED") or (test and test["result"] == "FAILED"):
+            failing.add(current)
+    return failing, ran, tests
 
 
 def _diagnostic_kind(line: str) -> str | None:
@@ -164,7 +172,8 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     hidden_marker = Placeholder()
     warning_marker = Placeholder()
     warning_lines = 0
-    failing_targets = _targets_with_failures(lines)
+    failing_targets, targets_that_ran, tests_run = _scan_targets(lines)
+    few = tests_run <= FEW_RESULTS  # a run of a few tests keeps its passes, under their targets
     target = -1  # the index of the current target's header line (-1: before any)
     results: list[re.Match[str]] = []
 
@@ -216,7 +225,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             # passing lines change no state: the run goes where each of its lines would
             if detail_name is not None:
                 detail.extend(line.lines())
-            elif diagnostic == "error":
+            elif diagnostic == "error" or few:
                 out.extend(line.lines())
             elif diagnostic is not None:
                 warning_lines += line.run_length
@@ -250,7 +259,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         test = _TEST_LINE.match(line)
         if test:
             result = test["result"]
-            if result == "ok":
+            if result == "ok" and not few:
                 report.omit_passed()
             else:
                 if result == "FAILED":
@@ -272,7 +281,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             continue
         if _TARGET_START.match(line):
             target = index
-            if index in failing_targets:
+            if index in failing_targets or (few and index in targets_that_ran):
                 out.append(line)
             continue
         result_match = _RESULT.match(line)

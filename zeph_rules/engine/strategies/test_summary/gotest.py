@@ -7,7 +7,7 @@ import re
 
 from .._common import cut_block, omitted_marker, plural
 from ._detect import looks_like_go_json  # noqa: F401  # the detector lives apart; importable from here too
-from ._shared import FailureBudget, Report, tidy
+from ._shared import FEW_RESULTS, FailureBudget, Report, tidy
 
 _RUN = re.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
 _RESULT = re.compile(r"^(?P<indent>\s*)--- (?P<status>PASS|FAIL|SKIP): (?P<name>\S+) \([\d.]+s\)$")
@@ -38,6 +38,22 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
     report = Report()
     # Tests whose log lines are kept: the failing and the skipped ones (a skip's log says why).
     failing = {m["name"] for line in lines if (m := _RESULT.match(line)) and m["status"] in ("FAIL", "SKIP")}
+    # A pass stays where it is telling and cheap: a top-level test's in a run of a few (what passed
+    # is the answer), and a subtest's beside a failing sibling among a few ("kg" passes, "kg_comma"
+    # fails).  Hundreds of table-driven subtests' passes go.
+    results = [m for line in lines if (m := _RESULT.match(line))]
+    top_level_results = sum(1 for m in results if not m["indent"])
+    siblings: dict[str, int] = {}
+    for m in results:
+        if m["indent"]:
+            parent = m["name"].rpartition("/")[0]
+            siblings[parent] = siblings.get(parent, 0) + 1
+
+    def telling_pass(result: re.Match[str]) -> bool:
+        if not result["indent"]:
+            return top_level_results <= FEW_RESULTS
+        parent = result["name"].rpartition("/")[0]
+        return parent in failing and siblings.get(parent, 0) <= FEW_RESULTS
     budget = FailureBudget(max_failures)
     out: list[str] = []
     current_test: str | None = None  # the test whose -v log lines follow
@@ -76,7 +92,10 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             name = result["name"]
             current_test = name if not result["indent"] else current_test
             if result["status"] == "PASS":
-                report.omit_passed()
+                if telling_pass(result):
+                    out.append(line)
+                else:
+                    report.omit_passed()
                 continue
             if result["status"] == "SKIP":
                 out.append(line)  # skips are rare and say why something was not tested

@@ -94,7 +94,7 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             report.omit_passed()
             continue
         if _SKIPPED_CASE.match(line):
-            report.omit_skipped()
+            out.append(line)  # skips are rare, and say what was not tested
             continue
         if _CODE_FRAME.match(line) or _CODE_FRAME_CARET.match(line):
             frame_lines += 1
@@ -142,7 +142,7 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                 if directive.startswith(" # TODO"):
                     out.append(line)  # a test marked unfinished: its reason names known-broken behaviour
                 elif directive:
-                    report.omit_skipped()
+                    out.append(line)  # a skip: rare, and says what was not tested
                 else:
                     report.omit_passed()
             else:
@@ -199,7 +199,7 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
                 report.omit_passed()
             continue
         if _SPEC_SKIP.match(line):
-            report.omit_skipped()
+            out.append(line)  # skips are rare, and say what was not tested
             continue
         if _SPEC_FAIL.match(line):
             report.failures += 1
@@ -227,8 +227,9 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
 def summarise_mocha(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep failing tests under their suites' titles, the counts, and each failure's error and frames.
 
-    Above the summary, mocha prints the tree of suites: passing and pending tests
-    go (counted), a suite's title stays only above a failing test it holds, and
+    Above the summary, mocha prints the tree of suites: passing tests go
+    (counted), pending ones stay, a suite's title stays only above a failing or
+    pending test it holds, and
     what is not indented (a test's console output) stays.  Below the summary come
     the failures' details, each cut to ``trace_limit`` lines without node's own frames.
     """
@@ -245,20 +246,21 @@ def summarise_mocha(lines: list[str], max_failures: int, trace_limit: int) -> Re
             out.append(line)
         elif _MOCHA_PASS.match(line):
             report.omit_passed()
-        elif _MOCHA_PENDING.match(line):
-            report.omit_skipped()
-        elif _MOCHA_DOTS.match(line):
-            report.omit_passed(stripped.count(".") + stripped.count("․"))
-            report.omit_skipped(stripped.count(","))
-            report.failures += stripped.count("!")  # each is detailed below the summary
-        elif _MOCHA_FAIL.match(line):
-            report.failures += 1
+        elif _MOCHA_PENDING.match(line) or _MOCHA_FAIL.match(line):
+            # failing and pending tests stay (pending ones are rare and say what was not tested),
+            # each under the titles of the suites that hold it
+            if _MOCHA_FAIL.match(line):
+                report.failures += 1
             for position, (title_indent, title, shown) in enumerate(titles):
                 if title_indent < indent and not shown:
                     out.append(title)
                     titles[position] = (title_indent, title, True)
                     hidden_titles -= 1
             out.append(line)
+        elif _MOCHA_DOTS.match(line):
+            report.omit_passed(stripped.count(".") + stripped.count("․"))
+            report.omit_skipped(stripped.count(","))
+            report.failures += stripped.count("!")  # each is detailed below the summary
         elif indent == 0:
             out.append(line)  # not part of the tree: a test's own output, npm's notices
         else:

@@ -23,8 +23,8 @@ _FINAL = re.compile(
 )
 _HEADER_LINE = re.compile(
     r"^(?:platform |cachedir: |rootdir: |configfile: |plugins: |benchmark: |hypothesis profile |"
-    r"Using --randomly-seed|testpaths: |metadata: |django: |asyncio: |"
-    r"Test order randomisation|sensitiveurl: |timeout: |xdist-)"
+    r"testpaths: |metadata: |django: |asyncio: |"
+    r"Test order randomisation|sensitiveurl: |xdist-)"
 )
 # "tests/test_x.py ..F.s   [ 40%]" (default) and "..F.s   [ 40%]" (-q)
 _PROGRESS = re.compile(r"^(?:\S+\.py )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
@@ -261,6 +261,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     docs_dropped = 0
     passed_listed = 0
     passes_dropped = 0
+    rerun_id: str | None = None  # the test of the last RERUN line (pytest-rerunfailures)
     fold = _SummaryFold(out)
     coverage_rows: list[str] = []
 
@@ -341,18 +342,23 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         if section in ("test session starts", ""):
             if _PROGRESS.match(line):
                 marks = _PERCENT.sub("", line).split()[-1]
-                report.omit_passed(marks.count("."))
-                report.omit_skipped(sum(marks.count(ch) for ch in "sxX"))
                 if "F" in marks or "E" in marks:
                     report.failures += marks.count("F") + marks.count("E")
+                    if not line.startswith(marks):  # "tests/test_x.py ..F": which file failed (-q names none)
+                        out.append(line)
+                        continue
+                report.omit_passed(marks.count("."))
+                report.omit_skipped(sum(marks.count(ch) for ch in "sxX"))
                 continue
             verbose = _VERBOSE.match(line)
             if verbose:
                 status = verbose["status"]
-                if status == "PASSED":
+                if status == "PASSED" and verbose["id"] != rerun_id:
                     report.omit_passed()
                     continue
-                out.append(line)  # failures, errors, skips, xfails: rare and telling
+                # failures, errors, skips, xfails: rare and telling; a pass after reruns is a flaky test
+                rerun_id = verbose["id"] if status == "RERUN" else None
+                out.append(line)
                 continue
         out.append(line)
     enter("end")
