@@ -109,6 +109,13 @@ _NOISE = re.compile(
     r"|Found \d+ source files?$|Loading configuration file at |Assuming Python (?:version|platform) "
     r"|Auto-excluding |Loading pyproject\.toml file at |pyproject\.toml file found at )"
 )
+#: cargo -v's echo of each command it runs (rustc, a build script): what -v was asked for, so it stays
+_CARGO_COMMAND = re.compile(r"^\s+Running `")
+#: the linker's lines: ``/usr/bin/ld: x.o: in function `main':``, ``x.c:(.text+0x14): undefined reference
+#: to `f'``, ``collect2: error: ld returned 1 exit status`` (French puts a space before each colon)
+_LINKER = re.compile(
+    r"^(?:(?:\S*/)?(?:ld(?:\.\w+)?|ld64\.lld|collect2)\s?: |[^\s:]+:\(\.[\w.$]*\+0x[0-9a-f]+\)\s?: )"
+)
 #: cargo's line for one of the workspace's own crates: progress, but it says which crate the diagnostics are of
 _OWN_CRATE = re.compile(r"^\s*(?:Compiling|Checking) \S+ v\S+ \((?:/|[A-Za-z]:\\|\.)")
 #: a code frame's opening line, a bare gutter ("   |"), and its numbered lines at column 0 ("14 | code")
@@ -273,6 +280,10 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
             diagnostic.ends_at_head = tsc.re is _TSC_PRETTY
             current = start(diagnostic)
             continue
+        if _LINKER.match(line):
+            # every line of the linker's report stays: each names a symbol or an object file
+            current = start(Diagnostic("error", line, None, None, [line], foldable=False))
+            continue
         located = _LOCATED.match(line)
         if located:
             if located["severity"] == "note" and current is not None:
@@ -375,9 +386,16 @@ _EXCERPT = re.compile(r"^\s*\d*\s*[|│]|^\s*\d+\s+[+-] |^\s+[+-] |^\s*\.\.\.$|^
 _LABEL = re.compile(r"^\s*\d*\s*[|│][\s|/\\_]*[\^~\-][\^~\-\s|]*[A-Za-z`(]")
 #: one-line findings that say the same thing fold when this many repeat; fewer are kept verbatim
 _GROUP_ONE_LINE_FROM = 25
-#: ... or, in a report of this many findings, when they repeat at all: a screenful reads best as
-#: printed, hundreds are mostly repetition
+#: ... or, in a report of this many findings, when three or more repeat: a screenful reads best as
+#: printed, hundreds are mostly repetition.  A pair stays as printed: folding it saves a few bytes
+#: and costs the second finding its own line
 _MANY_FINDINGS = 150
+_GROUP_MANY_FROM = 3
+
+
+#: a step of gcc -fanalyzer's path under its excerpt gutters: "    |      |    (2) 'o' could be NULL: unchecked value from (1)";
+#: the steps are the explanation of the warning, so they stay whatever the severity
+_ANALYZER_EVENT = re.compile(r"^[\s|│]*\(\d+\) \S")
 
 
 #: clang's gutter-less excerpt: the code line, then a line of carets and tildes
@@ -423,6 +441,7 @@ def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, in
             continue  # tsc --pretty spaces its code frames with blank lines
         excerpt = index in carets or index in code or (
             _EXCERPT.match(line) and not _ARROW.match(line) and not (is_error and _LABEL.match(line))
+            and not _ANALYZER_EVENT.match(line)
         )
         if index and excerpt and index not in quoted:
             cut += 1
@@ -449,7 +468,7 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
     # rustc prints the "#[warn(lint)]" note only once per lint: learn message shape -> lint.
     rule_of_shape = {_shape(d.message): d.rule for d in diagnostics if d.rule}
     one_line = sum(not diagnostic.ends_at_blank for diagnostic in diagnostics)
-    fold_from = 2 if one_line >= _MANY_FINDINGS else _GROUP_ONE_LINE_FROM
+    fold_from = _GROUP_MANY_FROM if one_line >= _MANY_FINDINGS else _GROUP_ONE_LINE_FROM
     groups: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         if diagnostic.foldable:
@@ -697,7 +716,10 @@ def _group_by_rule(text: str, params: Mapping[str, Any], exit_code: int | None) 
         return StrategyResult(text, Confidence.FULL)
     items, summaries, noise = _parse(lines)
     if not any(isinstance(item, Diagnostic) for item in items):
-        other = any(item.strip() and not _OWN_CRATE.match(item) for item in items if isinstance(item, str))
+        other = any(
+            item.strip() and not _OWN_CRATE.match(item) and not _CARGO_COMMAND.match(item)
+            for item in items if isinstance(item, str)
+        )
         recognised = noise or (summaries and not other)
         if recognised and len(lines) <= 5:
             return StrategyResult(text, Confidence.FULL)  # a line or two of progress: nothing worth cutting
