@@ -462,3 +462,27 @@ def test_a_postgres_detail_goes_on_over_tab_indented_lines() -> None:
         "\tProcess 14675: UPDATE customers SET credit = credit + 10 WHERE id = 2;",
     ]
     assert _lines_accounted("\n".join(out)) == len(_split(raw))
+
+
+def test_logfmt_records_group_by_message_and_request_and_keep_signals_verbatim() -> None:
+    raw = _raw("logs/q10_tail_1500_logfmt_gateway")
+    result = STRATEGIES["dedup"](raw, {}, 0)
+    out = result.text.split("\n")
+    assert len(result.text) < len(raw) / 10
+    # one group per method, path and status: the request id, the client and the duration are variables
+    first = "ts=2026-03-14T06:34:08.454Z level=info event=request method=GET path=/v1/stock status=200"
+    assert sum(line.startswith(first) and line.endswith(")") for line in out) == 1
+    assert sum("method=GET path=/v1/stock status=200" in line for line in out) == 2  # its first and last
+    # every error record stays, with its own request id
+    errors = [line for line in raw.split("\n") if "level=error" in line]
+    assert errors and all(line in out for line in errors)
+    assert 'level=info event="circuit closed" upstream=stock-db:5432 open_for=2.9s' in result.text
+
+
+def test_a_line_of_key_value_pairs_without_a_level_or_message_is_not_a_logfmt_record() -> None:
+    from zeph_rules.engine.strategies.dedup import _logfmt_record
+
+    assert _logfmt_record("a=1 b=2 c=3") is None
+    assert _logfmt_record('ts=1 level=info msg="a b"') is not None
+    assert _logfmt_record('level=info msg="unterminated b=2 c=3') is None
+    assert _logfmt_record("level=info " + "a=" * 5000 + '"') is None  # no quadratic backtracking

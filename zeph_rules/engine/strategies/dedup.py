@@ -15,6 +15,8 @@ counters, a save that succeeded after one that failed).
 * Access-log lines (``... "GET /x HTTP/1.1" 200 ...``): the status, the method
   and the path without its query; the client, the time, the size, the referer
   and the user agent are variables.
+* logfmt records (``ts=... level=info msg="request done" path=/x status=200``):
+  as JSON, plus a request's method, path and status as for an access line.
 
 Signal records group only with their verbatim repeats: the id, the count or
 the attempt number that differs between two errors may be the clue.  A record
@@ -167,6 +169,16 @@ _TRACE_CHAIN = re.compile(
 _EXCEPTION_HEAD = re.compile(r"^(?:Caused by: |Suppressed: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?::(?:\s.*)?)?$")
 _JSON_KEY = "\x1fJ"
 _ACCESS_KEY = "\x1fA"
+_LOGFMT_KEY = "\x1fL"
+#: a logfmt record (logrus, go-kit, slog's TextHandler, heroku): three or more ``key=value`` pairs and
+#: nothing else, after an optional compose service prefix; atomic groups keep a line that is not one linear
+_LOGFMT_LINE = re.compile(
+    r'^\s*(?:[\w.-]+\s*\|\s*)?(?>[\w.@/-]+=(?>"(?:[^"\\]|\\.)*+"|[^\s"]*+)\s*){3,}$'
+)
+_LOGFMT_PAIR = re.compile(r'([\w.@/-]+)=("(?:[^"\\]|\\.)*+"|[^\s"]*+)')
+#: what an HTTP request record is, besides its message: like an access-log line's request and status
+_METHOD_KEYS = ("method", "http_method", "verb")
+_PATH_KEYS = ("path", "route", "uri", "url", "endpoint")
 
 
 def _json_level(value: Any) -> tuple[str, bool]:
@@ -231,6 +243,39 @@ def _json_record(line: str) -> tuple[str, bool] | None:
     prefix = _SERVICE_PREFIX.match(line)
     service = prefix.group(1) if prefix and prefix.end() <= start else ""
     return f"{_JSON_KEY}{service}\x1f{level.lower()}\x1f{logger}\x1f{text}", signal
+
+
+def _logfmt_record(line: str) -> tuple[str, bool] | None:
+    """Return ``(message key, is signal)`` for a logfmt record, None for anything else.
+
+    As for JSON, the message is the level, the logger and the message text
+    (``msg``, ``event`` ...); a request record adds its method, its path
+    without the query and its status, as an access-log line does.  Every other
+    pair (the time, a request id, a duration, a client address) is a variable.
+    """
+    if not _LOGFMT_LINE.match(line):
+        return None
+    record = {key: value[1:-1] if value.startswith('"') else value for key, value in _LOGFMT_PAIR.findall(line)}
+    level = next((record[key] for key in _LEVEL_KEYS if key in record), None)
+    message = next((record[key] for key in _MESSAGE_KEYS if key in record), None)
+    if level is None and message is None:
+        return None
+    level_text, signal = _json_level(level) if level is not None else ("", False)
+    logger = next((record[key] for key in _LOGGER_KEYS if key in record), "")
+    method = next((record[key] for key in _METHOD_KEYS if key in record), "")
+    path = next((record[key] for key in _PATH_KEYS if key in record), "").split("?", 1)[0]
+    status = next((record[key] for key in _STATUS_KEYS if key in record), "")
+    if not signal:
+        signal = (
+            (status.isdigit() and 400 <= int(status) <= 599)
+            or bool(message and _SIGNAL.search(message))
+            or any(record.get(key) not in (None, "", "0", "false", "nil", "null", "<nil>") for key in _ERROR_KEYS)
+        )
+    prefix = _SERVICE_PREFIX.match(line)
+    service = prefix.group(1) if prefix else ""
+    # the status stays glued to a letter so that the hot path does not mask it
+    return (f"{_LOGFMT_KEY}{status}\x1f{service}\x1f{level_text.lower()}\x1f{logger}\x1f{message or ''}"
+            f"\x1f{method} {path}"), signal
 
 
 def _access_record(line: str) -> tuple[str, bool] | None:
@@ -409,6 +454,8 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
         derived = _json_record(line) if "{" in line else None
         if derived is None:
             derived = _access_record(line)
+        if derived is None and "=" in line:
+            derived = _logfmt_record(line)
         record = derived is not None or _LOG_RECORD.match(line) is not None
         if record:
             plan.records += 1
