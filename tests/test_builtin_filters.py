@@ -398,3 +398,40 @@ def test_a_long_build_keeps_every_compiler_warning(graph: MatcherGraph) -> None:
 def test_rendered_manifests_stay_whole(graph: MatcherGraph) -> None:
     raw = _raw("kubectl/q9_kustomize_overlay_prod")
     assert graph.filter("kubectl kustomize overlays/prod", raw, 0).output == sanitize(raw)
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [
+        ("ruff check --output-format github src", "linters"),
+        ("ruff check --output-format=azure src", "linters"),
+        ("npx eslint -f compact src", "linters"),
+        ("npx eslint --format=checkstyle src", "linters"),
+        ("node --test --test-reporter=junit test/", "js-test"),
+        ("git status --porcelain=v2 --branch", "git-status"),
+        ("git status -z", "git-status"),
+    ],
+)
+def test_machine_formats_are_left_as_they_are(graph: MatcherGraph, command: str, rule: str) -> None:
+    assert rule not in graph.filter(command, "x\n" * 50, 1).rules
+
+
+@pytest.mark.parametrize(
+    ("command", "rule"),
+    [("npx eslint -f unix src", "linters"), ("ruff check --output-format=concise src", "linters"),
+     ("git status --porcelain", "git-status"), ("node --test --test-reporter=spec test/", "js-test")],
+)
+def test_formats_the_rules_read_still_match(graph: MatcherGraph, command: str, rule: str) -> None:
+    assert rule in graph.filter(command, "x\n" * 50, 1).rules
+
+
+def test_git_log_in_full_and_fuller_formats_is_left_as_asked(graph: MatcherGraph) -> None:
+    raw = _raw("git/q10_log_pretty_fuller_n6")
+    assert graph.filter("git log --pretty=fuller -n6", raw, 0).rules == ()
+    assert "git-log" in graph.filter("git log -n6", raw, 0).rules
+
+
+def test_curl_keeps_the_address_it_tried(graph: MatcherGraph) -> None:
+    out = graph.filter("curl -v http://127.0.0.1:8779/", _raw("curl/q10_v_refused"), 7).output
+    assert "*   Trying 127.0.0.1:8779..." in out
+    assert "Failed to connect to 127.0.0.1 port 8779" in out
