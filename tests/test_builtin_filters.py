@@ -435,3 +435,9 @@ def test_curl_keeps_the_address_it_tried(graph: MatcherGraph) -> None:
     out = graph.filter("curl -v http://127.0.0.1:8779/", _raw("curl/q10_v_refused"), 7).output
     assert "*   Trying 127.0.0.1:8779..." in out
     assert "Failed to connect to 127.0.0.1 port 8779" in out
+
+
+def test_nose2_prints_unittest_output_and_is_summarised_like_it(graph: MatcherGraph) -> None:
+    result = graph.filter("nose2 -v legacy", _raw("unittest/q10_nose2_v"), 1)
+    assert result.rules[0] == "python-unittest"
+    assert result.filtered_bytes < result.raw_bytes / 2
