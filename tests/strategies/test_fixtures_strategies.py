@@ -39,7 +39,8 @@ ROUTES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     (r"^(pytest|python3?\s+-m\s+pytest)\b", "test_summary", {}),
     (r"^python3?\s+-m\s+unittest\b", "test_summary", {}),
     (r"^go\s+test\b", "test_summary", {}),
-    (r"^((npx|pnpm|yarn|bunx)\s+)?(jest|vitest|mocha)\b|^node\s+--test\b|^(npm|pnpm|yarn)\s+(run\s+)?test\b",
+    (r"^((npx|pnpm|yarn|bunx)\s+)?(jest|vitest|mocha)\b|^node\s+--test\b(?!.*--test-reporter[=\s]+(junit|lcov))"
+     r"|^(npm|pnpm|yarn)\s+(run\s+)?test\b",
      "test_summary", {}),
     (r"^((npx|python3?\s+-m|uv\s+run)\s+)?(eslint|ruff\s+check|mypy|flake8|pylint)\b|^go\s+vet\b", "group_by_rule", {}),
     (r"^(gcc|g\+\+|clang|clang\+\+|cc|c\+\+)\b", "group_by_rule", {}),
