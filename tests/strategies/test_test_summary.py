@@ -467,25 +467,38 @@ def test_pytest_keeps_context_that_costs_less_than_its_marker() -> None:
 
 
 def test_node_todo_and_skipped_tests_stay() -> None:
+    passing = [line for n in range(5, 13) for line in (f"ok {n} - case {n}", "  ---", "  duration_ms: 0.1", "  ...")]
     tap_lines = [
         "TAP version 13",
         "ok 1 - parses dates", "  ---", "  duration_ms: 0.5", "  ...",
         "ok 2 - reads CRLF # TODO CRLF not handled yet", "  ---", "  duration_ms: 0.2", "  ...",
         "ok 3 - on windows # SKIP not on linux", "  ---", "  duration_ms: 0.1", "  ...",
-        "not ok 4 - sums", "  ---", "  error: 'expected 3'", "  ...",
-        "1..4", "# tests 4", "# pass 2", "# fail 1", "# skipped 1", "# todo 1",
+        "not ok 4 - sums", "  ---", "  error: 'expected 3'", "  ...", *passing,
+        "1..12", "# tests 12", "# pass 10", "# fail 1", "# skipped 1", "# todo 1",
     ]
     result = test_summary("\n".join(tap_lines), {}, 1)
     assert "ok 2 - reads CRLF # TODO CRLF not handled yet" in result.text
     assert "ok 3 - on windows # SKIP not on linux" in result.text  # skips are rare and telling
-    assert result.text.startswith("... (1 passing test omitted) ...")
+    assert result.text.startswith("... (9 passing tests omitted) ...")
+    spec_passing = [f"✔ case {n} (1ms)" for n in range(8)]
     spec_lines = [
-        "✔ parses dates (0.5ms)", "✔ reads CRLF (4.01592ms) # CRLF not handled yet", "✔ sums (1ms)",
-        "✖ divides (2ms)", "  AssertionError: expected 2", "ℹ tests 4", "ℹ pass 3", "ℹ fail 1", "ℹ todo 1",
+        "✔ parses dates (0.5ms)", "✔ reads CRLF (4.01592ms) # CRLF not handled yet", "✔ sums (1ms)", *spec_passing,
+        "✖ divides (2ms)", "  AssertionError: expected 2", "ℹ tests 12", "ℹ pass 11", "ℹ fail 1", "ℹ todo 1",
     ]
     result = test_summary("\n".join(spec_lines), {}, 1)
     assert "✔ reads CRLF (4.01592ms) # CRLF not handled yet" in result.text
     assert "parses dates" not in result.text and "✔ sums" not in result.text
+
+
+def test_a_run_of_a_few_tests_keeps_its_passes_in_every_runner() -> None:
+    tap = ["TAP version 13", "ok 1 - parses dates", "not ok 2 - sums", "1..2", "# tests 2", "# pass 1", "# fail 1"]
+    assert "ok 1 - parses dates" in test_summary("\n".join(tap), {}, 1).text
+    spec = ["✔ parses dates (0.5ms)", "✖ sums (1ms)", "  AssertionError: expected 3", "ℹ tests 2", "ℹ pass 1",
+            "ℹ fail 1"]
+    assert "✔ parses dates (0.5ms)" in test_summary("\n".join(spec), {}, 1).text
+    assert "test_basic (tests.test_title.TitleTests.test_basic) ... ok" in _summary("unittest/pass_v", 0)
+    jest = _summary("jest/fail_one_file")
+    assert "✓" in jest and "✕" in jest
 
 
 def test_cargo_keeps_the_build_verdict() -> None:

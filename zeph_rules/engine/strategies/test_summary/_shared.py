@@ -14,6 +14,17 @@ LOCATION = re.compile(r"[\w./\\-]+\.\w+:\d+")
 FEW_RESULTS = 8
 
 
+def few_results(lines: list[str], *results: re.Pattern[str]) -> bool:
+    """Return whether at most ``FEW_RESULTS`` lines are test results (lines some of ``results`` match)."""
+    count = 0
+    for line in lines:
+        if any(result.match(line) for result in results):
+            count += 1
+            if count > FEW_RESULTS:
+                return False
+    return True
+
+
 class Report:
     """The lines a parser keeps, and what it learnt while choosing them.
 
@@ -98,7 +109,7 @@ def looks_important(line: str) -> bool:
 
 
 __all__ = [
-    "FEW_RESULTS", "LOCATION", "FailureBudget", "Report", "choose_varied", "cut_trace", "fold_names", "looks_important",
+    "FEW_RESULTS", "LOCATION", "FailureBudget", "few_results", "Report", "choose_varied", "cut_trace", "fold_names", "looks_important",
     "message_shape", "omitted_marker",
 ]
 

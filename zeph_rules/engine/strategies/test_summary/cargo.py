@@ -225,10 +225,12 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             # passing lines change no state: the run goes where each of its lines would
             if detail_name is not None:
                 detail.extend(line.lines())
-            elif diagnostic == "error" or few:
+            elif diagnostic == "error":
                 out.extend(line.lines())
             elif diagnostic is not None:
                 warning_lines += line.run_length
+            elif few:
+                out.extend(line.lines())
             else:
                 report.omit_passed(line.run_length)
             continue

@@ -5,11 +5,12 @@ from __future__ import annotations
 import re
 
 from .._common import omitted_marker, plural
-from ._shared import FailureBudget, Report, cut_trace, tidy
+from ._shared import FailureBudget, Report, cut_trace, few_results, tidy
 
 # --- jest / vitest ------------------------------------------------------------
 _JEST_SUMMARY = re.compile(r"^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration):?\s")
 _PASSING_CASE = re.compile(r"^\s+[✓√✔]\s(?!\S+\.(?:test|spec)\.[cm]?[jt]sx? \(\d+ tests?)")
+_FAILING_CASE = re.compile(r"^\s+[✕×✗]\s")
 _SKIPPED_CASE = re.compile(r"^\s+(?:[↓○]|skipped)\s")
 _PASSING_FILE = re.compile(r"^\s*PASS\s+\S")
 _FAILURE_BLOCK = re.compile(r"^\s*(?:●\s+(?!Console)|FAIL\s+\S.*\s>\s)(?P<name>.+)$")
@@ -80,6 +81,7 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
     frame_lines = 0
     hiding = False
     block_lines = 0
+    few = few_results(lines, _PASSING_CASE, _FAILING_CASE, _SKIPPED_CASE)
     for line in lines:
         block = _FAILURE_BLOCK.match(line)
         if block:
@@ -90,6 +92,9 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             continue
         if _JEST_SUMMARY.match(line):
             hiding = False
+        if _PASSING_CASE.match(line) and few:
+            out.append(line)  # a run of a few tests: the passes are the answer
+            continue
         if _PASSING_CASE.match(line) or _PASSING_FILE.match(line):
             report.omit_passed()
             continue
@@ -124,6 +129,7 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
     budget = FailureBudget(max_failures)
     out: list[str] = []
     dropped_frames = 0
+    few = few_results(lines, _TAP_RESULT)
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -141,8 +147,8 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                 directive = result["directive"] or ""
                 if directive.startswith(" # TODO"):
                     out.append(line)  # a test marked unfinished: its reason names known-broken behaviour
-                elif directive:
-                    out.append(line)  # a skip: rare, and says what was not tested
+                elif directive or few:
+                    out.append(line)  # a skip (rare, says what was not tested), or one of a few results
                 else:
                     report.omit_passed()
             else:
@@ -180,6 +186,7 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
     repeated = 0
     in_recap = False  # node prints every failure a second time after "✖ failing tests:"
     showing = True
+    few = few_results(lines, _SPEC_PASS, _SPEC_FAIL, _SPEC_SKIP)
     for line in lines:
         stripped = line.strip()
         if stripped == "✖ failing tests:":
@@ -193,7 +200,7 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
                 repeated += 1
             continue
         if _SPEC_PASS.match(line):
-            if _SPEC_TODO.match(line):
+            if _SPEC_TODO.match(line) or few:
                 out.append(line)  # a todo test passes, and its reason names known-broken behaviour
             else:
                 report.omit_passed()
@@ -239,16 +246,17 @@ def summarise_mocha(lines: list[str], max_failures: int, trace_limit: int) -> Re
     out: list[str] = []
     titles: list[tuple[int, str, bool]] = []  # (indent, title, shown) of the suites open at this line
     hidden_titles = 0
+    few = few_results(lines[:summary_at], _MOCHA_PASS, _MOCHA_FAIL, _MOCHA_PENDING)
     for line in lines[:summary_at]:
         stripped = line.strip()
         indent = len(line) - len(line.lstrip())
         if not stripped:
             out.append(line)
-        elif _MOCHA_PASS.match(line):
+        elif _MOCHA_PASS.match(line) and not few:
             report.omit_passed()
-        elif _MOCHA_PENDING.match(line) or _MOCHA_FAIL.match(line):
-            # failing and pending tests stay (pending ones are rare and say what was not tested),
-            # each under the titles of the suites that hold it
+        elif _MOCHA_PENDING.match(line) or _MOCHA_FAIL.match(line) or _MOCHA_PASS.match(line):
+            # failing and pending tests stay (pending ones are rare and say what was not tested), and
+            # the passes of a run of a few, each under the titles of the suites that hold it
             if _MOCHA_FAIL.match(line):
                 report.failures += 1
             for position, (title_indent, title, shown) in enumerate(titles):

@@ -10,6 +10,7 @@ from ._shared import (
     Report,
     choose_varied,
     cut_trace,
+    few_results,
     fold_names,
     message_shape,
     resolve,
@@ -262,6 +263,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     passed_listed = 0
     passes_dropped = 0
     rerun_id: str | None = None  # the test of the last RERUN line (pytest-rerunfailures)
+    few = few_results(lines, _VERBOSE)
     fold = _SummaryFold(out)
     coverage_rows: list[str] = []
 
@@ -353,7 +355,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             verbose = _VERBOSE.match(line)
             if verbose:
                 status = verbose["status"]
-                if status == "PASSED" and verbose["id"] != rerun_id:
+                if status == "PASSED" and verbose["id"] != rerun_id and not few:
                     report.omit_passed()
                     continue
                 # failures, errors, skips, xfails: rare and telling; a pass after reruns is a flaky test

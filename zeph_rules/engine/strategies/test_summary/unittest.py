@@ -17,7 +17,7 @@ import re
 from .._common import omitted_marker, plural
 from ._detect import RAN as _RAN
 from ._detect import looks_like_unittest  # noqa: F401  # the detector lives apart; importable from here too
-from ._shared import FailureBudget, Report, cut_trace, tidy
+from ._shared import FailureBudget, Report, cut_trace, few_results, tidy
 
 _VERDICT = re.compile(r"^(?:OK|FAILED)(?: \(.*\))?$")
 _FAILURE_HEADER = re.compile(r"^(?P<kind>FAIL|ERROR|UNEXPECTED SUCCESS): (?P<name>\S+)(?: \((?P<where>[^)]*)\))?")
@@ -37,9 +37,10 @@ _SIGNAL = re.compile(r'^\s*File "|Error|Exception|assert|^[-+?] |^\w+(?:\.\w+)*:
 class _VerboseResults:
     """Read the ``-v`` result lines: drop passing tests, keep everything else in order."""
 
-    def __init__(self, out: list[str], report: Report) -> None:
+    def __init__(self, out: list[str], report: Report, few: bool = False) -> None:
         self.out = out
         self.report = report
+        self.few = few  # a run of a few tests: its passes stay
         self.held: str | None = None  # a name line whose docstring line comes next
         self.started: list[str] | None = None  # description lines of a test still without a status
         self.printed: list[str] = []  # what that test printed meanwhile (after the ``...``)
@@ -60,7 +61,7 @@ class _VerboseResults:
             if held is not None and _TEST_NAME.match(result["desc"]):
                 self.out.append(held)  # not a docstring line: the held line was something else
                 held = None
-            if result["status"] == "ok":
+            if result["status"] == "ok" and not self.few:
                 self.report.omit_passed()
             else:
                 self.out.extend([held, line] if held is not None else [line])
@@ -134,7 +135,7 @@ def summarise_unittest(lines: list[str], max_failures: int, trace_limit: int) ->
     report = Report()
     budget = FailureBudget(max_failures)
     out: list[str] = []
-    results = _VerboseResults(out, report)
+    results = _VerboseResults(out, report, few_results(lines, _RESULT))
     body: list[str] = []
     header: str | None = None
     separators = 0
