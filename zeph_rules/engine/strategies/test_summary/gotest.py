@@ -36,12 +36,12 @@ def looks_like_go(lines: list[str]) -> bool:
 def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep failing tests with their log lines, panics (trace cut) and the package lines."""
     report = Report()
+    results = [m for line in lines if (m := _RESULT.match(line))]
     # Tests whose log lines are kept: the failing and the skipped ones (a skip's log says why).
-    failing = {m["name"] for line in lines if (m := _RESULT.match(line)) and m["status"] in ("FAIL", "SKIP")}
+    failing = {m["name"] for m in results if m["status"] in ("FAIL", "SKIP")}
     # A pass stays where it is telling and cheap: a top-level test's in a run of a few (what passed
     # is the answer), and a subtest's beside a failing sibling among a few ("kg" passes, "kg_comma"
     # fails).  Hundreds of table-driven subtests' passes go.
-    results = [m for line in lines if (m := _RESULT.match(line))]
     top_level_results = sum(1 for m in results if not m["indent"])
     siblings: dict[str, int] = {}
     for m in results:
