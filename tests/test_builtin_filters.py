@@ -441,3 +441,11 @@ def test_nose2_prints_unittest_output_and_is_summarised_like_it(graph: MatcherGr
     result = graph.filter("nose2 -v legacy", _raw("unittest/q10_nose2_v"), 1)
     assert result.rules[0] == "python-unittest"
     assert result.filtered_bytes < result.raw_bytes / 2
+
+
+def test_git_keeps_the_commands_its_advice_offers(graph: MatcherGraph) -> None:
+    out = graph.filter("git pull", _raw("git/q11_pull_divergent"), 128).output
+    assert "hint: You have divergent branches and need to specify how to reconcile them." in out
+    assert "hint:   git config pull.rebase true   # rebase" in out
+    assert "hint: preference for all repositories." not in out  # the prose around them goes, counted
+    assert "fatal: Need to specify how to reconcile divergent branches." in out

@@ -632,6 +632,7 @@ def test_cargo_keeps_the_passes_of_a_run_of_a_few_tests() -> None:
     out = _summary("cargo/q10_test_ignored_slow", 0)
     assert "test slow_reindex ... ok" in out
     assert "Running tests/flow.rs" in out
+    assert "running 8 tests" in _summary("cargo/q11_test_filter", 0)
     many = _summary("cargo/test_fail", 101)  # ten tests: the passes go
     assert "... ok" not in many
 

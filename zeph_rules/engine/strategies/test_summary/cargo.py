@@ -276,8 +276,8 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
                 out.append(line)
             continue
         if _RUNNING_COUNT.match(line):
-            if target in failing_targets:
-                out.append(line)  # how many tests the failing target ran
+            if target in failing_targets or (few and target in targets_that_ran):
+                out.append(line)  # how many tests the failing target (or a run of a few) ran
             continue
         if _BUILD_PROGRESS.match(line):
             continue
