@@ -74,5 +74,6 @@ def test_savings_over_all_fixtures(graph: MatcherGraph) -> None:
     # 0.65 until listings kept 1,200 lines and grep 800 (not 300): 63.9 %, with no must-survive lost
     assert 1 - out / raw >= 0.62
     # 0.30 until the tenth batch: its 105 non-build cases are mostly short answers (git plumbing,
-    # curl, listings, package queries) that save little; the 770 before it save 30.8 % per case
-    assert mean >= 0.28
+    # curl, listings, package queries) that save little; the 770 before it save 30.8 % per case.
+    # 0.28 until the eleventh: 87 everyday commands, a third of them under ten lines, save 17 %
+    assert mean >= 0.27
