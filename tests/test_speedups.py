@@ -33,6 +33,11 @@ def test_env_var_forces_pure() -> None:
     out = subprocess.run([sys.executable, "-c", "from zeph_rules import _speedups as s; print(s.IMPLEMENTATION, s.find_literals.__module__)"],
                          env=env, capture_output=True, text=True, check=True, cwd=NEUTRAL_DIR).stdout.split()
     assert out == ["pure", "zeph_rules._speedups._literals_py"]
+    # nor can a test or bench select the compiled twins by name: none runs where pure is forced
+    code = "from zeph_rules import _speedups as s; print(*s.available())"
+    available = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True,
+                               cwd=NEUTRAL_DIR).stdout.split()
+    assert available == ["pure"]
 
 
 @pytest.mark.skipif(os.environ.get("ZEPH_RULES_EXPECT_COMPILED") != "1", reason="only where the build is expected to compile")

@@ -87,7 +87,13 @@ def _modules(kind: str) -> dict[str, ModuleType] | None:
 
 
 def available() -> tuple[str, ...]:
-    """Return the implementations that can be selected here."""
+    """Return the implementations that can be selected here: only the pure one where it is forced.
+
+    ``ZEPH_RULES_NO_EXTENSIONS`` means no compiled code runs, not even when a
+    test or ``bench`` asks for it by name.
+    """
+    if _pure_forced():
+        return ("pure",)
     return ("compiled", "pure") if _modules("c") is not None else ("pure",)
 
 
