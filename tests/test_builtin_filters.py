@@ -435,6 +435,8 @@ def test_curl_keeps_the_address_it_tried(graph: MatcherGraph) -> None:
     out = graph.filter("curl -v http://127.0.0.1:8779/", _raw("curl/q10_v_refused"), 7).output
     assert "*   Trying 127.0.0.1:8779..." in out
     assert "Failed to connect to 127.0.0.1 port 8779" in out
+    redirect = graph.filter("curl -sSL -v http://127.0.0.1:8771/old", _raw("curl/q10_sSL_v_redirect"), 0).output
+    assert redirect.split("\n").count("*   Trying 127.0.0.1:8771...") == 2  # on lines of their own too
 
 
 def test_nose2_prints_unittest_output_and_is_summarised_like_it(graph: MatcherGraph) -> None:
