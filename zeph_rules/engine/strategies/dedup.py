@@ -267,7 +267,7 @@ def _logfmt_record(line: str) -> tuple[str, bool] | None:
     status = next((record[key] for key in _STATUS_KEYS if key in record), "")
     if not signal:
         signal = (
-            (status.isdigit() and 400 <= int(status) <= 599)
+            _http_error(record)
             or bool(message and _SIGNAL.search(message))
             or any(record.get(key) not in (None, "", "0", "false", "nil", "null", "<nil>") for key in _ERROR_KEYS)
         )

@@ -109,8 +109,8 @@ def looks_important(line: str) -> bool:
 
 
 __all__ = [
-    "FEW_RESULTS", "LOCATION", "FailureBudget", "few_results", "Report", "choose_varied", "cut_trace", "fold_names", "looks_important",
-    "message_shape", "omitted_marker",
+    "FEW_RESULTS", "LOCATION", "FailureBudget", "Report", "choose_varied", "cut_trace", "few_results", "fold_names",
+    "looks_important", "message_shape", "omitted_marker",
 ]
 
 

@@ -174,6 +174,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     warning_lines = 0
     failing_targets, targets_that_ran, tests_run = _scan_targets(lines)
     few = tests_run <= FEW_RESULTS  # a run of a few tests keeps its passes, under their targets
+    shown_targets = failing_targets | targets_that_ran if few else failing_targets
     target = -1  # the index of the current target's header line (-1: before any)
     results: list[re.Match[str]] = []
 
@@ -276,14 +277,14 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
                 out.append(line)
             continue
         if _RUNNING_COUNT.match(line):
-            if target in failing_targets or (few and target in targets_that_ran):
+            if target in shown_targets:
                 out.append(line)  # how many tests the failing target (or a run of a few) ran
             continue
         if _BUILD_PROGRESS.match(line):
             continue
         if _TARGET_START.match(line):
             target = index
-            if index in failing_targets or (few and index in targets_that_ran):
+            if index in shown_targets:
                 out.append(line)
             continue
         result_match = _RESULT.match(line)

@@ -201,7 +201,8 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
             continue
         if _SPEC_PASS.match(line):
             if _SPEC_TODO.match(line) or few:
-                out.append(line)  # a todo test passes, and its reason names known-broken behaviour
+                # a todo test passes, and its reason names known-broken behaviour; a few results are the answer
+                out.append(line)
             else:
                 report.omit_passed()
             continue
@@ -235,9 +236,9 @@ def summarise_mocha(lines: list[str], max_failures: int, trace_limit: int) -> Re
     """Keep failing tests under their suites' titles, the counts, and each failure's error and frames.
 
     Above the summary, mocha prints the tree of suites: passing tests go
-    (counted), pending ones stay, a suite's title stays only above a failing or
-    pending test it holds, and
-    what is not indented (a test's console output) stays.  Below the summary come
+    (counted) unless the run has only a few, pending ones stay, a suite's title
+    stays only above a test it shows, and what is not indented (a test's
+    console output) stays.  Below the summary come
     the failures' details, each cut to ``trace_limit`` lines without node's own frames.
     """
     report = Report()
