@@ -83,6 +83,53 @@ def test_candidate_window_twins_agree(literals: list[bytes], data: bytes, fold: 
             start = hay.find(literal, start + 1)
 
 
+def _hits(index, data: bytes) -> set[tuple[int, int]]:  # type: ignore[no-untyped-def]
+    """(position, literal id) of every occurrence, found the slow and obvious way."""
+    hay = data.translate(index.fold)
+    found = set()
+    for literal_id, literal in enumerate(index.literals):
+        start = hay.find(literal)
+        while start != -1:
+            found.add((start, literal_id))
+            start = hay.find(literal, start + 1)
+    return found
+
+
+#: bytes the prefilter's case bit (0x20) merges with another: both cases of letters, but also
+#: '@' and '`', '\n' and '*', '[' and '{', and the non-ASCII 0xc1 and 0xe1
+CASE_BIT_PAIRS = b"aAzZ@`\n*[{\xc1\xe1-_0"
+
+
+@settings(max_examples=150, deadline=None)
+@given(literals=st.lists(st.lists(st.sampled_from(CASE_BIT_PAIRS), min_size=2, max_size=6).map(bytes), min_size=1,
+                         max_size=6, unique=True),
+       filler=st.lists(st.sampled_from(CASE_BIT_PAIRS + b" "), min_size=0, max_size=40).map(bytes),
+       places=st.lists(st.integers(0, 9000), max_size=12), fold=st.booleans())
+def test_every_occurrence_is_found_across_blocks(literals: list[bytes], filler: bytes, places: list[int],
+                                                 fold: bool) -> None:
+    """The compiled search reads eight bytes at a time in blocks of 4,098 positions: a literal
+    that straddles a word, a block or the last bytes is found like any other, and the bytes
+    its prefilter cannot tell apart are told apart by the comparison."""
+    index = build_bigram_index(literals, ignore_case=fold)
+    data = bytearray((filler or b" ") * (9100 // len(filler or b" ") + 1))[:9100]
+    for place, literal in zip(places, literals * len(places)):
+        data[place : place + len(literal)] = literal
+    data_bytes = bytes(data[: max(places, default=9100) + 3])  # end right after a literal, sometimes
+    owners = tuple((0,) for _ in literals)
+    follow = tuple((None,) for _ in literals)
+    marked = tuple(True for _ in literals)
+    expected = _hits(index, data_bytes)
+    expected_lines = sorted({data_bytes.rfind(b"\n", 0, start) + 1 for start, _ in expected})
+    for module in _twins():
+        windows, lines = module.windows_and_marked_lines(index, data_bytes, owners, (8,), (2,), (True,), follow, marked)
+        assert lines == expected_lines, module.__name__
+        # anchored windows of up to CLUSTER hits start at their hit: every hit is one
+        covered = {low for _, low, _, at_hit in windows if at_hit}
+        merged = [(low, high) for _, low, high, at_hit in windows if not at_hit]
+        for start, _ in expected:
+            assert start in covered or any(low <= start <= high for low, high in merged), (module.__name__, start)
+
+
 @pytest.mark.parametrize("module", _twins(), ids=lambda m: m.__name__.rsplit(".", 1)[-1])
 def test_marked_lines_next_to_each_other(module) -> None:  # type: ignore[no-untyped-def]
     index = build_bigram_index([b"ab", b"zz"], ignore_case=True)

@@ -129,23 +129,33 @@ def hash16(value: int) -> int:
     return ((value * _GOLDEN) & 0xFFFFFFFF) >> 16
 
 
-class BigramIndex(NamedTuple):
-    """Literals bucketed by their first two (folded) bytes, plus prefix filters.
+#: Set in every byte of a word before it is hashed: ``b | 0x20`` is the same for
+#: both cases of an ASCII letter, so the prefilter needs no per-byte fold table.
+#: It also merges a few other pairs (``@`` and a backquote, ``\n`` and ``*``),
+#: which only lets more positions through to the exact comparison.
+CASE_BIT = 0x20
 
-    A position can start a literal only if its folded prefix sets a bit in
-    ``filter2`` (the exact first two bytes of two-byte literals), ``filter3``
-    (hashed first three bytes of three-byte literals) or ``filter4`` (hashed
-    first four bytes of longer ones): three L1-resident lookups per position
-    reject almost all text.  ``bucket_of[b0 << 8 | b1]`` is then a 1-based
-    bucket (0: none) whose literal ids are
+
+def prefilter_key(prefix: bytes) -> int:
+    """The prefilter slot of a three-byte prefix: ``hash16`` of its bytes, each with
+    ``CASE_BIT`` set, read as a little-endian number (as ``_scan_c`` reads them)."""
+    return hash16(int.from_bytes(bytes(b | CASE_BIT for b in prefix), "little"))
+
+
+class BigramIndex(NamedTuple):
+    """Literals bucketed by their first two (folded) bytes, plus a prefilter.
+
+    A position can start a literal only if its three-byte prefix sets its slot
+    in ``prefilter`` (65,536 bytes, see ``prefilter_key``); a two-byte literal
+    sets the slot of every byte that can follow it.  One hash and one load per
+    position reject almost all text.  ``bucket_of[b0 << 8 | b1]`` is then a
+    1-based bucket (0: none) whose literal ids are
     ``bucket_ids[bucket_start[k]:bucket_start[k + 1]]``.
     """
 
     literals: tuple[bytes, ...]  # folded when ignore_case
     fold: bytes  # 256-byte map applied to the input before comparing
-    filter2: bytes  # 8192 bytes: one bit per 16-bit value
-    filter3: bytes
-    filter4: bytes
+    prefilter: bytes  # 65,536 bytes: 1 where a literal may start
     bucket_of: array[int]  # array('H'), 65536 entries
     bucket_start: array[int]  # array('i')
     bucket_ids: array[int]  # array('i')
@@ -164,15 +174,14 @@ def build_bigram_index(literals: Sequence[bytes], ignore_case: bool = False) -> 
     buckets: dict[int, list[int]] = {}
     for literal_id, literal in enumerate(folded):
         buckets.setdefault(literal[0] << 8 | literal[1], []).append(literal_id)
-    filters = {2: bytearray(8192), 3: bytearray(8192), 4: bytearray(8192)}
+    prefilter = bytearray(65536)
     for literal in folded:
-        if len(literal) == 2:
-            key = literal[0] << 8 | literal[1]
-        elif len(literal) == 3:
-            key = hash16(literal[0] << 16 | literal[1] << 8 | literal[2])
+        # the case bit makes a folded and an unfolded prefix share a slot
+        if len(literal) >= 3:
+            prefilter[prefilter_key(literal[:3])] = 1
         else:
-            key = hash16(int.from_bytes(literal[:4], "big"))
-        filters[min(len(literal), 4)][key >> 3] |= 1 << (key & 7)
+            for following in range(256):
+                prefilter[prefilter_key(literal + bytes((following,)))] = 1
     bucket_of = array("H", bytes(2 * 65536))
     bucket_start = array("i", [0, 0])
     bucket_ids = array("i")
@@ -182,5 +191,4 @@ def build_bigram_index(literals: Sequence[bytes], ignore_case: bool = False) -> 
         bucket_of[bigram] = number
         bucket_ids.extend(sorted(ids))
         bucket_start.append(len(bucket_ids))
-    return BigramIndex(folded, fold, bytes(filters[2]), bytes(filters[3]), bytes(filters[4]),
-                       bucket_of, bucket_start, bucket_ids, ignore_case)
+    return BigramIndex(folded, fold, bytes(prefilter), bucket_of, bucket_start, bucket_ids, ignore_case)

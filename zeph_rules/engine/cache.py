@@ -46,8 +46,9 @@ else:
         except ImportError:  # pragma: no cover - a build without the built-in hashes
             from hashlib import sha256 as _sha256
 
-#: 2: ``Span`` moved to ``engine.span``; 3: the scanner's records are named tuples; 4: it marks signal lines
-_FORMAT = 4
+#: 2: ``Span`` moved to ``engine.span``; 3: the scanner's records are named tuples; 4: it marks signal lines;
+#: 5: its keyword index has one prefilter table
+_FORMAT = 5
 #: the layout of a plan file: (format, command, exit code, rules, redact, has scanner, literals);
 #: 2: named-tuple records, 3: line words, 4: the proven literals of its patterns
 _PLAN_FORMAT = 4
