@@ -10,10 +10,10 @@
   next to ``cli.python_startup`` -- ms of ``zeph-rules filter --command "cargo test"``
   on a 100,000-line ``cargo test`` output, as a subprocess.  The target is at
   most twice the Python start-up plus 20 ms.  Warm means what every call after
-  the first sees: the compiled graph and this command line's filter plan are in
-  the cache, so the run loads the plan (and the security scanner) and never the
-  graph.  Cold starts from an empty cache: parse, compile, build the plan, store
-  both.
+  the first sees: the compiled graph, this command line's filter plan and the
+  programs of the regular expressions it runs are in the cache, so the run loads
+  the plan (and the security scanner), never the graph, and compiles no pattern.
+  Cold starts from an empty cache: parse, compile, build the plan, store them.
 
 Inputs are built deterministically: real fixture lines repeated and renumbered.
 """

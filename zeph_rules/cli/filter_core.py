@@ -94,6 +94,11 @@ def _plain_path(value: str) -> bool:
 def run_filter(command: str, exit_code: int | None, rules: Sequence[str], no_builtin: bool, stats: bool,
                fmt: str) -> None:
     """Filter stdin as the output of ``command`` and write what the model should see to stdout."""
+    from .. import _regex
+    from ..engine.cache import cache_dir
+
+    # before the engine's modules compile their patterns at import
+    _regex.open_cache(cache_dir())
     from ..engine.loader import load_plan
     from ..engine.pipeline import run_plan
 
@@ -123,3 +128,4 @@ def run_filter(command: str, exit_code: int | None, rules: Sequence[str], no_bui
             import click  # it strips ANSI codes off a non-terminal and may re-wrap a misconfigured stream
 
             click.echo(line, err=True)
+    _regex.save_cache()  # after the output: a first run's patterns are the next run's programs

@@ -108,13 +108,19 @@ def store_cached(key: str, value: Any) -> None:
 def _write_atomic(directory: str, name: str, value: Any) -> None:
     """Pickle ``value`` to ``directory/name`` through a temporary file and a rename."""
     import pickle
+
+    write_bytes_atomic(directory, name, pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+
+
+def write_bytes_atomic(directory: str, name: str, data: bytes) -> None:
+    """Write ``data`` to ``directory/name`` through a temporary file and a rename (a reader never sees half)."""
     import tempfile
 
     os.makedirs(directory, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=directory, prefix=f".{name[:16]}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
-            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            handle.write(data)
         os.replace(tmp, os.path.join(directory, name))
     except BaseException:
         try:

@@ -17,10 +17,12 @@ checked for every query), but whatever it returns must occur in every match.
 from __future__ import annotations
 
 import functools
-import re
+
+from .. import _regex
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
+    import re
     from collections.abc import Iterable
     from typing import Any
 
@@ -28,7 +30,7 @@ MAX_PATTERN_CHARS = 512
 #: Seconds one regex evaluation may take before it counts as "no match".
 REGEX_TIMEOUT = 0.25
 
-_FLAG_BITS = {"i": re.IGNORECASE, "m": re.MULTILINE, "s": re.DOTALL, "x": re.VERBOSE}
+_FLAG_BITS = {"i": _regex.IGNORECASE, "m": _regex.MULTILINE, "s": _regex.DOTALL, "x": _regex.VERBOSE}
 
 
 class RegexProblem(ValueError):
@@ -117,6 +119,7 @@ def regex_search(source: str, flags: str, text: str) -> bool:
 
 def glob_to_regex(glob: str, path: bool = False) -> str:
     """Translate a glob into an anchored regex source string."""
+    from re import escape
     out: list[str] = []
     i, n = 0, len(glob)
     star = "[^/]*" if path else ".*"
@@ -142,7 +145,7 @@ def glob_to_regex(glob: str, path: bool = False) -> str:
         elif ch == "[":
             j = glob.find("]", i + 2 if glob[i + 1 : i + 2] in ("!", "^", "]") else i + 1)
             if j == -1:
-                out.append(re.escape(ch))
+                out.append(escape(ch))
             else:
                 body = glob[i + 1 : j]
                 negate = body[:1] in ("!", "^")
@@ -153,9 +156,9 @@ def glob_to_regex(glob: str, path: bool = False) -> str:
                 i = j
         elif ch == "\\" and i + 1 < n:
             i += 1
-            out.append(re.escape(glob[i]))
+            out.append(escape(glob[i]))
         else:
-            out.append(re.escape(ch))
+            out.append(escape(ch))
         i += 1
     return "(?s:" + "".join(out) + r")\Z"
 
@@ -163,7 +166,7 @@ def glob_to_regex(glob: str, path: bool = False) -> str:
 @functools.lru_cache(maxsize=65536)
 def compiled_glob(glob: str, path: bool, fold: bool) -> re.Pattern[str]:
     """Compile a glob (casefolded when ``fold``) into an anchored ``re`` pattern."""
-    return re.compile(glob_to_regex(glob.casefold() if fold else glob, path))
+    return _regex.compile(glob_to_regex(glob.casefold() if fold else glob, path))
 
 
 _PREFILTER_FOLD = {0x131: "i", 0x17F: "s", 0x212A: "k", 0x212B: "\u00e5"}
@@ -224,6 +227,8 @@ _REGEX_ONLY_SYNTAX_SOURCE = r"\{[^}]*[eids]\s*[<=]|\[:|\\[pPNXLGKmM]|\(\?[|V]|\(
 
 def regex_only_syntax(source: str) -> bool:
     """Whether ``source`` uses ``regex``-module syntax that ``re`` parses differently."""
+    import re
+
     return re.search(_REGEX_ONLY_SYNTAX_SOURCE, source) is not None  # compiled on first use, then re's cache
 
 
@@ -248,7 +253,7 @@ def regex_literal_alternatives(source: str, flags: str = "") -> tuple[list[str],
             parsed = sre_parse.parse(source, bits)
     except Exception:  # noqa: BLE001 - a `regex`-only construct: no literals, still correct
         return None
-    ignore_case = bool(parsed.state.flags & re.IGNORECASE)
+    ignore_case = bool(parsed.state.flags & _regex.IGNORECASE)
     alternatives = _required(list(parsed.data), sre_parse)
     if not alternatives:
         return None
@@ -275,7 +280,7 @@ def _required(items: list[Any], sre_parse: Any) -> list[str] | None:
         if name == "SUBPATTERN":
             sub = arg[-1]
             group_flags = arg[1] if len(arg) > 2 else 0
-            if group_flags & re.IGNORECASE:
+            if group_flags & _regex.IGNORECASE:
                 continue
             consider(_required(list(sub), sre_parse))
         elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):

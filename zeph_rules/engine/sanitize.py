@@ -8,13 +8,11 @@ final state, line endings and blank-line runs normalised.
 
 from __future__ import annotations
 
-import re
-
-from .. import _speedups
+from .. import _regex, _speedups
 
 # CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \), charset designations (ESC ( B),
 # other two-byte escapes (ESC =, ESC >, ESC 7, ...), and the 8-bit CSI introducer.
-_ESCAPES = re.compile(
+_ESCAPES = _regex.compile(
     r"""
     \x1b\[[0-?]*[ -/]*[@-~]            # CSI: colours, cursor movement, erase
     | \x9b[0-?]*[ -/]*[@-~]            # 8-bit CSI
@@ -23,15 +21,15 @@ _ESCAPES = re.compile(
     | \x1b[@-Z\\-_=>78]                # other two-byte escapes
     | \x1b(?=$|[^\[\]()*+])            # a lone ESC left over
     """,
-    re.VERBOSE,
+    _regex.VERBOSE,
 )
-_BLANK_RUN = re.compile(r"\n(?:[ \t]*+\n){3,}")
+_BLANK_RUN = _regex.compile(r"\n(?:[ \t]*+\n){3,}")
 # Starts only where a run of blanks starts: "[ \t]+$" alone would try every position of a long run
 # followed by text, and each try scans to the run's end (60,000 blanks took 20 s).
-_TRAILING_SPACE = re.compile(r"(?<![ \t\f\v])[ \t\f\v]++$", re.MULTILINE)
+_TRAILING_SPACE = _regex.compile(r"(?<![ \t\f\v])[ \t\f\v]++$", _regex.MULTILINE)
 
 
-_FIRST_WORD = re.compile(r"[^\W\d_]+")
+_FIRST_WORD = _regex.compile(r"[^\W\d_]+")
 
 
 def _last_carriage_state(line: str) -> str:

@@ -15,11 +15,10 @@ whole text and is what the conformance tests measure recall against.
 
 from __future__ import annotations
 
-import re
 import sys
 from collections.abc import Iterable, Sequence
 
-from .. import _speedups
+from .. import _regex, _speedups
 from .._records import NamedTuple
 from .security_reference import (
     DEFAULT_TIMEOUT,
@@ -67,7 +66,7 @@ def _width_and_multiline(source: str) -> tuple[int, bool]:
         return -1, True
     low, high = parsed.getwidth()
     width = -1 if high >= sre_parse.MAXREPEAT or high > MAX_RADIUS else int(high)
-    dotall = bool(parsed.state.flags & re.DOTALL)
+    dotall = bool(parsed.state.flags & _regex.DOTALL)
     return width, _can_match_newline(list(parsed.data), dotall)
 
 
@@ -93,7 +92,7 @@ def _can_match_newline(items: list[Any], dotall: bool) -> bool:
                     return True
         if name == "SUBPATTERN":
             sub_flags = arg[1] if len(arg) > 2 else 0
-            if _can_match_newline(list(arg[-1]), dotall or bool(sub_flags & re.DOTALL)):
+            if _can_match_newline(list(arg[-1]), dotall or bool(sub_flags & _regex.DOTALL)):
                 return True
         elif name in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"):
             if _can_match_newline(list(arg[2]), dotall):
@@ -364,7 +363,7 @@ def _follow(source: str, keywords: Sequence[str]) -> dict[str, FollowRule] | Non
         return None
     if not entries:
         return None
-    fold = bool(parsed.state.flags & re.IGNORECASE)
+    fold = bool(parsed.state.flags & _regex.IGNORECASE)
     rules: dict[str, FollowRule] = {}
     for keyword in lowered:
         options = [option for k, option in entries if k == keyword]

@@ -8,7 +8,11 @@ that did not survive is put back, under a marker.
 
 from __future__ import annotations
 
-import re
+from .. import _regex
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    import re
 
 #: what makes a line a security signal; compiled on first use (``SIGNAL`` is resolved lazily below)
 _SIGNAL_SOURCE = (
@@ -46,7 +50,7 @@ def __getattr__(name: str) -> re.Pattern[str]:
     """
     if name != "SIGNAL":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    pattern = re.compile(_SIGNAL_SOURCE, re.IGNORECASE | re.MULTILINE)
+    pattern = _regex.compile(_SIGNAL_SOURCE, _regex.IGNORECASE | _regex.MULTILINE)
     globals()["SIGNAL"] = pattern
     return pattern
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import enum
-import re
 from collections.abc import Callable, Iterable, Mapping
 
-from ... import _speedups
+from ... import _regex, _speedups
 from ..._records import NamedTuple
 from ..patterns import REGEX_TIMEOUT, compile_regex
 
@@ -17,7 +16,7 @@ if TYPE_CHECKING:
 #: a whole run of hex characters holding a digit (a number, a hex id, ``sha256`` not, ``7f3a`` yes);
 #: anchored at the run's start, so a run without a digit ("deadbeef", "aaaa...") costs one scan
 #: instead of one per position -- unanchored, a 5 MB line of letters took minutes
-NUMBERISH = re.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
+NUMBERISH = _regex.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
 
 
 _DOTLESS_I = str.maketrans({"\u0131": "i"})

@@ -44,11 +44,10 @@ line with a counted marker between; signal lines never fold.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from ... import _speedups
+from ... import _regex, _speedups
 from ..patterns import REGEX_TIMEOUT
 from ..signals import SIGNAL as _SECURITY
 from ..signals import SIGNAL_WORDS
@@ -84,7 +83,7 @@ _SIGNAL_WORDS = (
 )
 # Error and warning lines are grouped only with exact repeats: the id, the
 # count or the attempt number that differs between them may be the clue.
-_SIGNAL = re.compile(
+_SIGNAL = _regex.compile(
     r"\b(?:errors?|err|fatal|critical|crit|emerg|emergency|alert|severe|warn|warning|warnings"
     r"|panic|panicked|exception|exceptions|traceback|fail|fails|failed|failing|failure|failures"
     r"|timed out|timeout|killed|kill|oom|oom-kill|out of memory|segfault|segmentation fault|core dumped"
@@ -101,7 +100,7 @@ _SIGNAL = re.compile(
     r"|\bcode [45]\d\d\b"  # http.server's `code 404, message File not found`
     # a request and its status without the protocol: `"POST /api/x" 500 57 ms`, morgan's `GET /x 404 3.1 ms`
     r"|\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S*?\"? [45]\d\d\b",
-    re.IGNORECASE,
+    _regex.IGNORECASE,
 )
 
 
@@ -118,7 +117,7 @@ def _candidates(text: str, lines: list[str], words: tuple[str, ...]) -> set[int]
 # an access-log line.  A program's other output (tables, JSON data, prose)
 # repeats shapes that carry data, so it is never grouped when the rule asks for
 # log lines only.
-_LOG_RECORD = re.compile(
+_LOG_RECORD = _regex.compile(
     r"^\s*(?:[\w.-]+\s*\|\s)?\s*[\[(<]?(?:"
     r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d{4}[/.]\d\d[/.]\d\d[ T-]+\d\d:\d\d"
     r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}[ T,]+\d{1,2}:\d\d|\d\d-\d\d \d\d:\d\d:\d\d"
@@ -135,14 +134,14 @@ _LOG_RECORD = re.compile(
 
 # An access-log request line and the status after it (combined/common log
 # format of nginx, Apache, gunicorn, werkzeug; uvicorn's `"GET / HTTP/1.1" 200`).
-_ACCESS = re.compile(r"\"([A-Z]{3,10}) ([^\s?\"]*)\S* (HTTP/[\d.]+)\" (\d{3})\b")
+_ACCESS = _regex.compile(r"\"([A-Z]{3,10}) ([^\s?\"]*)\S* (HTTP/[\d.]+)\" (\d{3})\b")
 # HAProxy's HTTP log: `client [time] frontend backend/server Tq/Tw/Tc/Tr/Ta status bytes ... "GET /x HTTP/1.1"`
-_HAPROXY = re.compile(
+_HAPROXY = _regex.compile(
     r"\] \S+ \S+/\S+ (?:-?\d+/){3,4}\+?-?\d+ (\d{3}) .*\"([A-Z]{3,10}) ([^\s?\"]*)\S* (HTTP/[\d.]+)\"\s*$"
 )
-_SERVICE_PREFIX = re.compile(r"^\s*([\w.-]+)\s*\|\s")
+_SERVICE_PREFIX = _regex.compile(r"^\s*([\w.-]+)\s*\|\s")
 # What may come before a JSON record: a compose service, a [tag], a timestamp.
-_JSON_PREFIX = re.compile(r"\s*(?:[\w.-]+\s*\|\s*)?(?:\[[^\]]*\]\s*)?(?:\d[\w:.+-]*\s+)?$")
+_JSON_PREFIX = _regex.compile(r"\s*(?:[\w.-]+\s*\|\s*)?(?:\[[^\]]*\]\s*)?(?:\d[\w:.+-]*\s+)?$")
 
 #: JSON keys, first match wins
 _LEVEL_KEYS = ("level", "lvl", "severity", "log.level", "levelname", "loglevel", "log_level", "@l", "PRIORITY", "s")
@@ -156,26 +155,26 @@ _SIGNAL_LEVELS = frozenset((
     "alert", "severe", "exception", "w", "e", "f", "c",
 ))
 # A continuation line of the record above it: PostgreSQL's (two spaces after the colon).
-_CONTINUATION = re.compile(r"\b(?:DETAIL|HINT|STATEMENT|CONTEXT|QUERY|LOCATION):  \S")
+_CONTINUATION = _regex.compile(r"\b(?:DETAIL|HINT|STATEMENT|CONTEXT|QUERY|LOCATION):  \S")
 #: the lines that make a stack trace one: Python's frames, Java's and node's
-_TRACE_FRAME = re.compile(r"^\s+File \"|^\s+at \S")
+_TRACE_FRAME = _regex.compile(r"^\s+File \"|^\s+at \S")
 #: Python's words between a chained exception and the next traceback
-_TRACE_CHAIN = re.compile(
+_TRACE_CHAIN = _regex.compile(
     r"^(?:During handling of the above exception, another exception occurred:"
     r"|The above exception was the direct cause of the following exception:)$"
 )
 #: an exception line at column 0: ``KeyError: 'CHF'``, ``java.lang.NullPointerException: ...``,
 #: ``Caused by: java.io.IOException``, or a bare dotted class name
-_EXCEPTION_HEAD = re.compile(r"^(?:Caused by: |Suppressed: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?::(?:\s.*)?)?$")
+_EXCEPTION_HEAD = _regex.compile(r"^(?:Caused by: |Suppressed: )?[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?::(?:\s.*)?)?$")
 _JSON_KEY = "\x1fJ"
 _ACCESS_KEY = "\x1fA"
 _LOGFMT_KEY = "\x1fL"
 #: a logfmt record (logrus, go-kit, slog's TextHandler, heroku): three or more ``key=value`` pairs and
 #: nothing else, after an optional compose service prefix; atomic groups keep a line that is not one linear
-_LOGFMT_LINE = re.compile(
+_LOGFMT_LINE = _regex.compile(
     r'^\s*(?:[\w.-]+\s*\|\s*)?(?>[\w.@/-]+=(?>"(?:[^"\\]|\\.)*+"|[^\s"]*+)\s*){3,}$'
 )
-_LOGFMT_PAIR = re.compile(r'([\w.@/-]+)=("(?:[^"\\]|\\.)*+"|[^\s"]*+)')
+_LOGFMT_PAIR = _regex.compile(r'([\w.@/-]+)=("(?:[^"\\]|\\.)*+"|[^\s"]*+)')
 #: what an HTTP request record is, besides its message: like an access-log line's request and status
 _METHOD_KEYS = ("method", "http_method", "verb")
 _PATH_KEYS = ("path", "route", "uri", "url", "endpoint")
@@ -559,7 +558,7 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
 # -- folding runs ---------------------------------------------------------------
 
 _NUMBERISH = NUMBERISH
-_SPACES = re.compile(r"\s+")
+_SPACES = _regex.compile(r"\s+")
 
 
 def _shape(line: str, key: str | None) -> str:

@@ -16,10 +16,10 @@ the output.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from ... import _regex
 from ._common import (
     Confidence,
     StrategyResult,
@@ -30,16 +30,16 @@ from ._common import (
     split_lines,
 )
 
-_FILE_START = re.compile(r"^diff --(?:git|cc|combined) (?P<paths>.+)$")
-_HEADER = re.compile(
+_FILE_START = _regex.compile(r"^diff --(?:git|cc|combined) (?P<paths>.+)$")
+_HEADER = _regex.compile(
     r"^(?:index |--- |\+\+\+ |old mode |new mode |deleted file mode |new file mode |similarity index |"
     r"dissimilarity index |rename from |rename to |copy from |copy to |Binary files |GIT binary patch)"
 )
-_HUNK = re.compile(r"^@@@? ")
-_INDEX = re.compile(r"^index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d+)?$")
-_PLUS_PATH = re.compile(r"^\+\+\+ (?:b/)?(?P<path>[^\t]+)")
+_HUNK = _regex.compile(r"^@@@? ")
+_INDEX = _regex.compile(r"^index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d+)?$")
+_PLUS_PATH = _regex.compile(r"^\+\+\+ (?:b/)?(?P<path>[^\t]+)")
 #: a plain unified diff's file: ``diff [options] old new`` (gofmt -d, diff -u) before its ``---`` line
-_PLAIN_DIFF = re.compile(r"^diff (?!--(?:git|cc|combined) )\S.*$")
+_PLAIN_DIFF = _regex.compile(r"^diff (?!--(?:git|cc|combined) )\S.*$")
 
 
 class _FileDiff:
@@ -85,11 +85,11 @@ class _FileDiff:
 
 
 #: ``commit <sha>`` opening each commit of ``git log -p`` / ``git show A B`` (maybe with decorations)
-_COMMIT = re.compile(r"^commit [0-9a-f]{7,64}(?:\s|$)")
+_COMMIT = _regex.compile(r"^commit [0-9a-f]{7,64}(?:\s|$)")
 #: per-commit metadata that ``git log`` output without patches loses too (see the git-log rule)
-_GIT_MESSAGE = re.compile(r"^(?:fatal|error|warning|usage): ")
+_GIT_MESSAGE = _regex.compile(r"^(?:fatal|error|warning|usage): ")
 _BODY_STARTS = (" ", "+", "-", "@", "\\")
-_METADATA = re.compile(r"^(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):\s")
+_METADATA = _regex.compile(r"^(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):\s")
 
 
 class _Section:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from ... import _regex
 from ._common import (
     Confidence,
     StrategyResult,
@@ -18,12 +18,12 @@ from ._common import (
 
 # A hint quotes a git command, which no locale translates: `  (use "git add <file>..." to ...)`,
 # `  (benutzen Sie "git add <Datei>...", um ...)`; the English conflict hints quote none.
-_HINT = re.compile(r'^\s+\(.*"git [^"]*".*\)$|^\s*\((?:fix conflicts|all conflicts fixed|commit or discard)[^)]*\)$')
+_HINT = _regex.compile(r'^\s+\(.*"git [^"]*".*\)$|^\s*\((?:fix conflicts|all conflicts fixed|commit or discard)[^)]*\)$')
 _SECTIONS = frozenset(
     ("Changes to be committed:", "Changes not staged for commit:", "Untracked files:", "Unmerged paths:", "Ignored files:")
 )
-_SHORT_BRANCH = re.compile(r"^## \S")
-_SHORT_ENTRY = re.compile(r"^(?:[ MTADRCU?!][ MTADRCU?!]) \S")
+_SHORT_BRANCH = _regex.compile(r"^## \S")
+_SHORT_ENTRY = _regex.compile(r"^(?:[ MTADRCU?!][ MTADRCU?!]) \S")
 _LONG_MARKERS = ("On branch ", "HEAD detached ", "Not currently on any branch", "nothing to commit", "Your branch ")
 
 

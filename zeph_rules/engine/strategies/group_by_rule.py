@@ -19,10 +19,9 @@ see ``_user_grouping``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
-from typing import Any
 
+from ... import _regex
 from ..patterns import REGEX_TIMEOUT
 from ._common import (
     Confidence,
@@ -35,32 +34,37 @@ from ._common import (
     user_pattern,
 )
 
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    import re
+    from typing import Any
+
 # rustc / clippy / ruff-full heads: the location follows on a "  --> path:line:col" line
-_RUST_HEAD = re.compile(r"^(?P<severity>warning|error)(?:\[(?P<rule>[\w:-]+)\])?: (?P<message>.+)$")
-_RUFF_HEAD = re.compile(r"^(?P<rule>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<message>.+)$")
-_ARROW = re.compile(r"^\s*--> (?P<location>\S+)")
-_RUST_RULE_NOTE = re.compile(r"#\[(?:warn|deny|forbid)\((?P<rule>[\w:]+)\)\]")
-_CLIPPY_URL = re.compile(r"rust-clippy/.*#(?P<lint>\w+)")
+_RUST_HEAD = _regex.compile(r"^(?P<severity>warning|error)(?:\[(?P<rule>[\w:-]+)\])?: (?P<message>.+)$")
+_RUFF_HEAD = _regex.compile(r"^(?P<rule>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<message>.+)$")
+_ARROW = _regex.compile(r"^\s*--> (?P<location>\S+)")
+_RUST_RULE_NOTE = _regex.compile(r"#\[(?:warn|deny|forbid)\((?P<rule>[\w:]+)\)\]")
+_CLIPPY_URL = _regex.compile(r"rust-clippy/.*#(?P<lint>\w+)")
 
 # one-line heads: "path:line[:col]: [severity[code]: ]message" (go vet may say "vet: " first)
-_LOCATED = re.compile(
+_LOCATED = _regex.compile(
     r"^(?:vet: )?(?P<location>[^\s:][^:]*:\d+(?::\d+)?): (?:(?P<severity>fatal error|error|warning|note|remark|info)"
     r"(?:\[(?P<code>[\w-]+)\])?: )?(?P<message>.*)$"
 )
 # tsc: "path(line,col): error TS2322: message", and with --pretty "path:line:col - error TS2322: message"
 # followed by the message's continuation, blank lines and code frames up to the next head
-_TSC = re.compile(
+_TSC = _regex.compile(
     r"^(?P<location>[^\s(][^(]*\(\d+,\d+\)): (?P<severity>error|warning|message) (?P<code>TS\d+): (?P<message>.*)$"
 )
-_TSC_PRETTY = re.compile(
+_TSC_PRETTY = _regex.compile(
     r"^(?P<location>[^\s:][^:]*:\d+:\d+) - (?P<severity>error|warning|message) (?P<code>TS\d+): (?P<message>.*)$"
 )
 # pyright / basedpyright: "  path:line:col - error: message", continuation lines indented deeper,
 # "(reportRule)" closing the last line; each file's path first on a line of its own
-_PYRIGHT = re.compile(
+_PYRIGHT = _regex.compile(
     r"^ {2}(?P<location>\S.*?:\d+:\d+) - (?P<severity>error|warning|information): (?P<message>.*)$"
 )
-_PYRIGHT_RULE = re.compile(r"\((?P<rule>report\w+)\)\s*$")
+_PYRIGHT_RULE = _regex.compile(r"\((?P<rule>report\w+)\)\s*$")
 #: type checkers call every finding an error; these codes are about missing annotations, not bugs, and
 #: come by the hundred under --strict / noImplicitAny: their repeats fold (mypy, then tsc).  mypy's
 #: import-untyped / import-not-found are not among them: each names a module one file imports, once
@@ -78,19 +82,19 @@ _ANNOTATION_CODES = frozenset({
     "reportExplicitAny", "reportImplicitOverride", "reportMissingSuperCall",
 })
 #: javac names its lint category first: "warning: [unchecked] unchecked call ..."
-_JAVAC_LINT = re.compile(r"^\[(?P<rule>[\w-]+)\] (?P<message>.*)$")
-_GCC_FLAG = re.compile(r" \[(?P<rule>-W[\w=+-]+)\]$")
-_MYPY_CODE = re.compile(r"  \[(?P<rule>[\w-]+)\]$")
-_LINT_CODE = re.compile(r"^(?P<rule>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<message>.*)$")
-_PYLINT = re.compile(r"^(?P<code>[CRWEFI]\d{4}): (?P<message>.*) \((?P<rule>[\w-]+)\)$")
+_JAVAC_LINT = _regex.compile(r"^\[(?P<rule>[\w-]+)\] (?P<message>.*)$")
+_GCC_FLAG = _regex.compile(r" \[(?P<rule>-W[\w=+-]+)\]$")
+_MYPY_CODE = _regex.compile(r"  \[(?P<rule>[\w-]+)\]$")
+_LINT_CODE = _regex.compile(r"^(?P<rule>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<message>.*)$")
+_PYLINT = _regex.compile(r"^(?P<code>[CRWEFI]\d{4}): (?P<message>.*) \((?P<rule>[\w-]+)\)$")
 
 # eslint stylish: a file name, then "  line:col  severity  message  rule"
-_ESLINT_FILE = re.compile(r"^(?:/|\.{1,2}/|[A-Za-z]:\\|\w)\S*\.(?:[cm]?[jt]sx?|vue|svelte|astro)$")
-_ESLINT_ITEM = re.compile(
+_ESLINT_FILE = _regex.compile(r"^(?:/|\.{1,2}/|[A-Za-z]:\\|\w)\S*\.(?:[cm]?[jt]sx?|vue|svelte|astro)$")
+_ESLINT_ITEM = _regex.compile(
     r"^\s+(?P<line>\d+):(?P<col>\d+)\s+(?P<severity>error|warning)\s+(?P<message>.+?)(?:\s{2,}(?P<rule>[\w@/-]+))?$"
 )
 
-_SUMMARY = re.compile(
+_SUMMARY = _regex.compile(
     r"^(?:warning|error): .*generated \d+ warnings?|^error: could not compile|^(?:error|warning): aborting due to"
     r"|^Found \d+ (?:errors?|problems?)|^\d+ (?:errors?|warnings?)(?: and \d+ (?:errors?|warnings?))? generated\."
     r"|^✖ \d+ problems?|^Success: no issues|^Your code has been rated|^\[\*\] \d+ fixable|^All checks passed"
@@ -100,7 +104,7 @@ _SUMMARY = re.compile(
     r"|^Errors\s+Files$|^\s+\d+\s+\S+:\d+$"
     r"|^\d+ errors?, \d+ warnings?, \d+ informations?\s*$"
 )
-_NOISE = re.compile(
+_NOISE = _regex.compile(
     r"^\s*(?:Compiling|Checking|Finished|Blocking|Downloading|Downloaded|Updating|Locking|Fresh|Building) "
     r"(?!\S+ v\S+ \((?:/|[A-Za-z]:\\|\.))"  # the workspace's own crates (named with their path) stay
     r"|^-{10,}$"
@@ -110,19 +114,19 @@ _NOISE = re.compile(
     r"|Auto-excluding |Loading pyproject\.toml file at |pyproject\.toml file found at )"
 )
 #: cargo -v's echo of each command it runs (rustc, a build script): what -v was asked for, so it stays
-_CARGO_COMMAND = re.compile(r"^\s+Running `")
+_CARGO_COMMAND = _regex.compile(r"^\s+Running `")
 #: the linker's lines: ``/usr/bin/ld: x.o: in function `main':``, ``x.c:(.text+0x14): undefined reference
 #: to `f'``, ``collect2: error: ld returned 1 exit status`` (French puts a space before each colon)
-_LINKER = re.compile(
+_LINKER = _regex.compile(
     r"^(?:(?:\S*/)?(?:ld(?:\.\w+)?|ld64\.lld|collect2)\s?: |[^\s:]+:\(\.[\w.$]*\+0x[0-9a-f]+\)\s?: )"
 )
 #: cargo's line for one of the workspace's own crates: progress, but it says which crate the diagnostics are of
-_OWN_CRATE = re.compile(r"^\s*(?:Compiling|Checking) \S+ v\S+ \((?:/|[A-Za-z]:\\|\.)")
+_OWN_CRATE = _regex.compile(r"^\s*(?:Compiling|Checking) \S+ v\S+ \((?:/|[A-Za-z]:\\|\.)")
 #: a code frame's opening line, a bare gutter ("   |"), and its numbered lines at column 0 ("14 | code")
-_FRAME_OPEN = re.compile(r"^\s+\|\s*$")
-_NUMBERED_GUTTER = re.compile(r"^\d+ +[|│]")
+_FRAME_OPEN = _regex.compile(r"^\s+\|\s*$")
+_NUMBERED_GUTTER = _regex.compile(r"^\d+ +[|│]")
 # gcc names the enclosing function before its diagnostics; the line travels with the next one
-_CONTEXT = re.compile(
+_CONTEXT = _regex.compile(
     r"^\S+: In (?:function|member function|constructor|destructor|instantiation of|static member function) .*:$"
     r"|^In file included from |^\s+from \S+:\d+[:,]$"
 )
@@ -155,9 +159,12 @@ class Diagnostic:
         self.rule_at_end = rule_at_end
 
 
+_SPECIFICS = _regex.compile(r"`[^`]*`|'[^']*'|‘[^’]*’|\"[^\"]*\"|\d+")
+
+
 def _shape(message: str) -> str:
     """Return the message with its quoted specifics blanked, to group rule-less repeats."""
-    return re.sub(r"`[^`]*`|'[^']*'|‘[^’]*’|\"[^\"]*\"|\d+", "_", message)
+    return _SPECIFICS.sub("_", message)
 
 
 def _rust_rule(diagnostic: Diagnostic) -> str | None:
@@ -347,7 +354,7 @@ def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
     return [f"   also at: {_locations([other.location or _head(other) for other in others])}"]
 
 
-_PATH_AND_PLACE = re.compile(r"^(?P<path>.*?)(?P<place>(?::\d+)+|\(\d+,\d+\))$")
+_PATH_AND_PLACE = _regex.compile(r"^(?P<path>.*?)(?P<place>(?::\d+)+|\(\d+,\d+\))$")
 
 
 def _locations(locations: list[str]) -> str:
@@ -381,9 +388,9 @@ def _one_line_key(diagnostic: Diagnostic) -> str:
 
 
 #: a source excerpt under a diagnostic: rustc/ruff/gcc gutters ("12 |", "   |"), ruff's fix diffs, "..."
-_EXCERPT = re.compile(r"^\s*\d*\s*[|│]|^\s*\d+\s+[+-] |^\s+[+-] |^\s*\.\.\.$|^\s*::: ")
+_EXCERPT = _regex.compile(r"^\s*\d*\s*[|│]|^\s*\d+\s+[+-] |^\s+[+-] |^\s*\.\.\.$|^\s*::: ")
 #: an excerpt line that labels the code with words ("^^^ expected `String`, found `&str`")
-_LABEL = re.compile(r"^\s*\d*\s*[|│][\s|/\\_]*[\^~\-][\^~\-\s|]*[A-Za-z`(]")
+_LABEL = _regex.compile(r"^\s*\d*\s*[|│][\s|/\\_]*[\^~\-][\^~\-\s|]*[A-Za-z`(]")
 #: one-line findings that say the same thing fold when this many repeat; fewer are kept verbatim
 _GROUP_ONE_LINE_FROM = 25
 #: ... or, in a report of this many findings, when three or more repeat: a screenful reads best as
@@ -395,25 +402,25 @@ _GROUP_MANY_FROM = 3
 
 #: a step of gcc -fanalyzer's path under its excerpt gutters: "    |      |    (2) 'o' could be NULL: unchecked value from (1)";
 #: the steps are the explanation of the warning, so they stay whatever the severity
-_ANALYZER_EVENT = re.compile(r"^[\s|│]*\(\d+\) \S")
+_ANALYZER_EVENT = _regex.compile(r"^[\s|│]*\(\d+\) \S")
 
 
 #: clang's gutter-less excerpt: the code line, then a line of carets and tildes
-_CARET = re.compile(r"^\s*[\^~][\s^~]*$")
+_CARET = _regex.compile(r"^\s*[\^~][\s^~]*$")
 #: the code line above a caret line: indented (clang, javac) or after its line number (tsc --pretty)
-_CODE_LINE = re.compile(r"^\s|^\d+ ")
+_CODE_LINE = _regex.compile(r"^\s|^\d+ ")
 
 
 #: a note that points into the compiler's or the system's headers ("candidate constructor not viable")
-_SYSTEM_NOTE = re.compile(r"^(?:/usr/|/opt/|\S*/include/c\+\+/|\S*/lib/gcc/)\S*:\d+(?::\d+)?: note: ")
+_SYSTEM_NOTE = _regex.compile(r"^(?:/usr/|/opt/|\S*/include/c\+\+/|\S*/lib/gcc/)\S*:\d+(?::\d+)?: note: ")
 #: how many of those a diagnostic keeps; C++ overload and template errors print dozens
 _SYSTEM_NOTES_KEPT = 2
 
 
 #: a quoted source line with its line number: gcc/clang/rustc ``  12 |     code``, javac has none
-_NUMBERED_CODE = re.compile(r"^\s*\d+\s*[|│] ")
+_NUMBERED_CODE = _regex.compile(r"^\s*\d+\s*[|│] ")
 #: the caret line under it (`` |     ^~~~``), labelled or not
-_CARET_UNDER = re.compile(r"^\s*[|│]\s*[\^~]")
+_CARET_UNDER = _regex.compile(r"^\s*[|│]\s*[\^~]")
 
 
 def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, int]:
@@ -534,18 +541,18 @@ _FOLD_ALL_REPEATS_OVER = 2
 _FAMILY_FROM = 5
 
 #: words that say something went wrong; a line carrying one folds only with its exact repeats
-_TROUBLE = re.compile(r"error|fatal|killed|panic|fail|exception|denied|refused|\boom\b|oom.?kill", re.IGNORECASE)
-_DIGITS = re.compile(r"[0-9A-Fa-f]*\d[0-9A-Fa-f]*")
+_TROUBLE = _regex.compile(r"error|fatal|killed|panic|fail|exception|denied|refused|\boom\b|oom.?kill", _regex.IGNORECASE)
+_DIGITS = _regex.compile(r"[0-9A-Fa-f]*\d[0-9A-Fa-f]*")
 #: what changes between repeats of one event and says nothing about it: dates and times, long hex
 #: ids, and the numbers of threads, processes and workers ("item 42" and "item 43" stay apart)
-_INCIDENTAL = re.compile(
+_INCIDENTAL = _regex.compile(
     r"\d{4}-\d\d-\d\d(?:[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?)?"
     r"|\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"
     r"|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{8,}\b"
     r"|(?<=Thread-)\d+|(?<=\bpid[ =:#-])\d+|(?<=\btid[ =:#-])\d+|(?<=\bworker[ =:#-])\d+",
-    re.IGNORECASE,
+    _regex.IGNORECASE,
 )
-_BLANKS = re.compile(r"\s+")
+_BLANKS = _regex.compile(r"\s+")
 
 
 def _trouble(line: str) -> set[str]:

@@ -11,10 +11,10 @@ and is not cut.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
+from ... import _regex
 from ._common import (
     Confidence,
     StrategyResult,
@@ -28,10 +28,10 @@ from ._common import (
     user_pattern,
 )
 
-_ERROR_START = re.compile(r"^(?:error(?:\[\w+\])?:|\S+:\d+:(?:\d+:)? (?:fatal )?error:)")
-_DIAGNOSTIC = re.compile(r"\berror\b|\bwarning\b|^\s*--> |panicked|\bFAILED\b|^\s*= (?:note|help):", re.IGNORECASE)
+_ERROR_START = _regex.compile(r"^(?:error(?:\[\w+\])?:|\S+:\d+:(?:\d+:)? (?:fatal )?error:)")
+_DIAGNOSTIC = _regex.compile(r"\berror\b|\bwarning\b|^\s*--> |panicked|\bFAILED\b|^\s*= (?:note|help):", _regex.IGNORECASE)
 #: what ends a panic's message (the lines between ``panicked at ...:`` and it are the message)
-_PANIC_END = re.compile(r"^\s*$|^note: |^stack backtrace:")
+_PANIC_END = _regex.compile(r"^\s*$|^note: |^stack backtrace:")
 #: a panic's message is kept up to this many lines (with its ``panicked at`` line)
 _PANIC_MESSAGE_LINES = 20
 

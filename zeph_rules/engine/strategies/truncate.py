@@ -15,11 +15,10 @@ any other.  ``fold_from`` lets runs fold in output shorter than
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-from ... import _speedups
+from ... import _regex, _speedups
 from ._common import (
     NUMBERISH,
     Confidence,
@@ -41,20 +40,20 @@ _RUN_HEAD = 3
 _RUN_TAIL = 3
 
 _NUMBERISH = NUMBERISH
-_MONTH = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b")
-_INLINE_SPACES = re.compile(r"[^\S\n]+")
-_HEADER = re.compile(r"^\S[^:]*:$")
+_MONTH = _regex.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b")
+_INLINE_SPACES = _regex.compile(r"[^\S\n]+")
+_HEADER = _regex.compile(r"^\S[^:]*:$")
 #: a line that reports a problem; the middle of a long output keeps these first
-_TROUBLE = re.compile(
+_TROUBLE = _regex.compile(
     r"\b(?:error|errors|fatal|failed|failure|panic|panicked|exception|traceback|segmentation fault|killed)\b"
     r"|\*\*\* |\bERR!",
-    re.IGNORECASE,
+    _regex.IGNORECASE,
 )
 #: at most this many trouble lines are kept beyond the head + tail budget
 _TROUBLE_CAP = 200
 #: lines unlike any other are landmarks only while they are at most one in this many of the middle
 _LANDMARK_SHARE = 4
-_TREE_PREFIX = re.compile(r"^(?:[│|]\s{2,3}|\s{4}|[├└`]──\s?|[├└]── |\|-- |`-- )*")
+_TREE_PREFIX = _regex.compile(r"^(?:[│|]\s{2,3}|\s{4}|[├└`]──\s?|[├└]── |\|-- |`-- )*")
 
 
 def _shapes(lines: list[str]) -> list[str]:
@@ -134,7 +133,7 @@ def _path_depth(line: str) -> int | None:
 
 
 #: a size leading a line: ``du``'s ``4.0K`` / ``1.2M`` (or ``-b`` byte counts), with the unit's multiplier
-_SIZE = re.compile(r"^\s*(\d+(?:[.,]\d+)?)([KMGTPE]?)i?B?\s")
+_SIZE = _regex.compile(r"^\s*(\d+(?:[.,]\d+)?)([KMGTPE]?)i?B?\s")
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40, "P": 1 << 50, "E": 1 << 60}
 
 
@@ -150,7 +149,7 @@ def _largest(lines: list[str], indices: range, count: int) -> list[int]:
 
 
 #: a location at the start of a diagnostic: ``src/net/net_13.c:11:23: error: ...``
-_LOCATED = re.compile(r"^([^\s:]*[/.][^\s:]*):\d+[:,]")
+_LOCATED = _regex.compile(r"^([^\s:]*[/.][^\s:]*):\d+[:,]")
 #: how far above a trouble line the lines that introduce it are looked for
 _INTRODUCTION_REACH = 5
 

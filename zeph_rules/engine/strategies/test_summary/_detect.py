@@ -7,9 +7,9 @@ cargo run import no other runner's parser module.
 
 from __future__ import annotations
 
-import re
+from .... import _regex
 
-RAN = re.compile(r"^Ran \d+ tests? in [\d.]+s$")
+RAN = _regex.compile(r"^Ran \d+ tests? in [\d.]+s$")
 
 
 def looks_like_go_json(lines: list[str]) -> bool:

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 
+from .... import _regex
 from .._common import cut_block, omitted_marker, plural
 
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    import re
+
 #: a ``path/to/file.ext:LINE`` location anywhere in a line
-LOCATION = re.compile(r"[\w./\\-]+\.\w+:\d+")
+LOCATION = _regex.compile(r"[\w./\\-]+\.\w+:\d+")
 
 #: In a run of up to this many tests, passing results stay: they are the answer, and cost little.
 FEW_RESULTS = 8
@@ -98,7 +102,7 @@ def cut_trace(lines: list[str], limit: int, is_signal: Callable[[str], bool] | N
     return cut_block(lines, limit, is_signal or looks_important)
 
 
-_IMPORTANT = re.compile(
+_IMPORTANT = _regex.compile(
     r"panicked at|assert|Error|error|FAIL|Expected|Received|expected|actual|\bleft\b|\bright\b|^E\s|^>\s"
 )
 
@@ -144,7 +148,7 @@ def resolve(lines: list[str | Placeholder]) -> list[str]:
     return resolved
 
 
-_DIGITS = re.compile(r"\d+")
+_DIGITS = _regex.compile(r"\d+")
 
 
 def message_shape(text: str) -> str:
@@ -189,7 +193,7 @@ def choose_varied(
     return chosen
 
 
-_PARAMETRISED = re.compile(r"^(?P<test>[^\[\s]+)\[(?P<id>.*)\]$")
+_PARAMETRISED = _regex.compile(r"^(?P<test>[^\[\s]+)\[(?P<id>.*)\]$")
 
 
 def fold_names(names: Sequence[str]) -> str:

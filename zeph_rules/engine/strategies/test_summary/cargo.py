@@ -2,45 +2,55 @@
 
 from __future__ import annotations
 
-import re
-
-from .... import _speedups
+from .... import _regex, _speedups
 from .._common import omitted_marker, plural
-from ._shared import FEW_RESULTS, FailureBudget, Placeholder, Report, cut_trace, resolve, tidy
+from ._shared import (
+    FEW_RESULTS,
+    FailureBudget,
+    Placeholder,
+    Report,
+    cut_trace,
+    resolve,
+    tidy,
+)
 
-_TEST_LINE = re.compile(r"^test (?P<name>.+?) (?:- should panic )?\.\.\. (?P<result>ok|FAILED|ignored\b.*|bench:.*)$")
-_RUNNING_COUNT = re.compile(r"^running \d+ tests?$")
-_QUIET_PROGRESS = re.compile(r"^[.iF]+(?: \d+/\d+)?$")
-_RESULT = re.compile(
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    import re
+
+_TEST_LINE = _regex.compile(r"^test (?P<name>.+?) (?:- should panic )?\.\.\. (?P<result>ok|FAILED|ignored\b.*|bench:.*)$")
+_RUNNING_COUNT = _regex.compile(r"^running \d+ tests?$")
+_QUIET_PROGRESS = _regex.compile(r"^[.iF]+(?: \d+/\d+)?$")
+_RESULT = _regex.compile(
     r"^test result: (?P<status>ok|FAILED)\. (?P<passed>\d+) passed; (?P<failed>\d+) failed; "
     r"(?P<ignored>\d+) ignored; (?P<measured>\d+) measured; (?P<filtered>\d+) filtered out"
 )
-_DETAIL_HEADER = re.compile(r"^---- (?P<name>.+?) std(?:out|err) ----$")
+_DETAIL_HEADER = _regex.compile(r"^---- (?P<name>.+?) std(?:out|err) ----$")
 # (not ``Finished``: the build's verdict, one line, and in ``cargo build && cargo test`` the first command's)
-_BUILD_PROGRESS = re.compile(
+_BUILD_PROGRESS = _regex.compile(
     r"^\s*(?:Compiling|Downloading|Downloaded|Updating|Fetching|Fresh|Locking|Adding|Checking|Blocking|"
     r"Documenting|Building|Installing|Installed|Waiting|Locked) "
 )
-_TARGET_START = re.compile(r"^\s+(?:Running|Doc-tests) ")
-_DIAGNOSTIC_START = re.compile(r"^(?P<kind>error|warning)(?:\[\w+\])?: ")
-_TARGET_DIAGNOSTIC_END = re.compile(r"^(?:warning|error): .*(?:generated \d+ warnings?|could not compile|previous errors?)")
+_TARGET_START = _regex.compile(r"^\s+(?:Running|Doc-tests) ")
+_DIAGNOSTIC_START = _regex.compile(r"^(?P<kind>error|warning)(?:\[\w+\])?: ")
+_TARGET_DIAGNOSTIC_END = _regex.compile(r"^(?:warning|error): .*(?:generated \d+ warnings?|could not compile|previous errors?)")
 # cargo's own closing lines look like diagnostics but are summaries
-_CARGO_EPILOGUE = re.compile(
+_CARGO_EPILOGUE = _regex.compile(
     r"^error: (?:test failed|\d+ targets? failed|could not compile)|^(?:warning|error): `[^`]+` \(.*\) generated"
 )
 #: libtest's hint under a panic; every failure repeats it, the first one says it all
-_BACKTRACE_NOTE = re.compile(r"^note: run with `RUST_BACKTRACE=(?:1|full)` environment variable to display a backtrace$")
+_BACKTRACE_NOTE = _regex.compile(r"^note: run with `RUST_BACKTRACE=(?:1|full)` environment variable to display a backtrace$")
 # A panic message, or the location of a backtrace frame in the code under test: "at ./src/lib.rs:27:38",
 # or an absolute path that is not the toolchain's, a registry crate's or glibc's ("at ./nptl/...").
-_RUST_SIGNAL = re.compile(
+_RUST_SIGNAL = _regex.compile(
     r"panicked at|assert|left:|right:|note: |expected|Error"
     r"|^\s*at (?!/rustc/|\./(?:nptl|misc|csu|stdlib)/)(?!\S*/(?:\.cargo/registry|\.rustup|rustlib)/)\S+:\d+"
 )
 
 # nextest
-_NEXTEST_STATUS = re.compile(r"^\s+(?P<status>PASS|FAIL|SKIP|SIGSEGV|SIGABRT|TIMEOUT|LEAK|FLAKY|TRY \d+ FAIL|TRY \d+ PASS) \[")
-_NEXTEST_SUMMARY = re.compile(r"^\s+Summary \[")
-_NEXTEST_START = re.compile(r"^\s+(?:Starting|Nextest run ID|Cancelling) ")
+_NEXTEST_STATUS = _regex.compile(r"^\s+(?P<status>PASS|FAIL|SKIP|SIGSEGV|SIGABRT|TIMEOUT|LEAK|FLAKY|TRY \d+ FAIL|TRY \d+ PASS) \[")
+_NEXTEST_SUMMARY = _regex.compile(r"^\s+Summary \[")
+_NEXTEST_START = _regex.compile(r"^\s+(?:Starting|Nextest run ID|Cancelling) ")
 
 
 # A passing libtest line, ``test NAME ... ok``, that no parser state can turn into

@@ -3,25 +3,29 @@
 from __future__ import annotations
 
 import json
-import re
 
+from .... import _regex
 from .._common import cut_block, omitted_marker, plural
 from ._detect import looks_like_go_json  # noqa: F401  # the detector lives apart; importable from here too
 from ._shared import FEW_RESULTS, FailureBudget, Report, tidy
 
-_RUN = re.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
-_RESULT = re.compile(r"^(?P<indent>\s*)--- (?P<status>PASS|FAIL|SKIP): (?P<name>\S+) \([\d.]+s\)$")
-_PACKAGE_OK = re.compile(r"^ok\s+\S+\s")
-_PACKAGE_FAIL = re.compile(r"^FAIL\s+\S+")
-_NO_TEST_FILES = re.compile(r"^\?\s+\S+\s+\[no test files\]$")
-_PANIC = re.compile(r"^\s*panic: |^fatal error: ")
-_GOROUTINE = re.compile(r"^goroutine \d+ \[")
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    import re
+
+_RUN = _regex.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
+_RESULT = _regex.compile(r"^(?P<indent>\s*)--- (?P<status>PASS|FAIL|SKIP): (?P<name>\S+) \([\d.]+s\)$")
+_PACKAGE_OK = _regex.compile(r"^ok\s+\S+\s")
+_PACKAGE_FAIL = _regex.compile(r"^FAIL\s+\S+")
+_NO_TEST_FILES = _regex.compile(r"^\?\s+\S+\s+\[no test files\]$")
+_PANIC = _regex.compile(r"^\s*panic: |^fatal error: ")
+_GOROUTINE = _regex.compile(r"^goroutine \d+ \[")
 # "BenchmarkFNV/size=16-2   2416359   95.51 ns/op   167.52 MB/s   0 B/op   0 allocs/op"
-_BENCH_RESULT = re.compile(r"^Benchmark\S*\s+\d+\s+[\d.]+ ns/op\b")
+_BENCH_RESULT = _regex.compile(r"^Benchmark\S*\s+\d+\s+[\d.]+ ns/op\b")
 # what a benchmark run prints above each package's results; "pkg: " differs per package and stays
-_BENCH_CONTEXT = re.compile(r"^(?:goos|goarch|cpu): ")
+_BENCH_CONTEXT = _regex.compile(r"^(?:goos|goarch|cpu): ")
 # Frames in the Go distribution (runtime, testing) say little about the bug.
-_STDLIB_FRAME = re.compile(r"^\s+(?:/usr/(?:local/)?(?:lib/)?go[-\d.]*/src/|\S*/go/src/(?:runtime|testing)/)")
+_STDLIB_FRAME = _regex.compile(r"^\s+(?:/usr/(?:local/)?(?:lib/)?go[-\d.]*/src/|\S*/go/src/(?:runtime|testing)/)")
 
 
 def looks_like_go(lines: list[str]) -> bool:
@@ -173,7 +177,9 @@ def _fold_passing_logs(out: list[str], passing_log: set[int]) -> list[str]:
     A passing test's log stays (what it logged may be what was asked for), but
     table-driven subtests log one alike line per case, hundreds in a row.
     """
-    from ..truncate import fold_similar  # only output with passing tests' logs pays for its regexes
+    from ..truncate import (
+        fold_similar,  # only output with passing tests' logs pays for its regexes
+    )
 
     folded: list[str] = []
     start = 0

@@ -2,51 +2,50 @@
 
 from __future__ import annotations
 
-import re
-
+from .... import _regex
 from .._common import omitted_marker, plural
 from ._shared import FailureBudget, Report, cut_trace, few_results, tidy
 
 # --- jest / vitest ------------------------------------------------------------
-_JEST_SUMMARY = re.compile(r"^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration):?\s")
-_PASSING_CASE = re.compile(r"^\s+[✓√✔]\s(?!\S+\.(?:test|spec)\.[cm]?[jt]sx? \(\d+ tests?)")
-_FAILING_CASE = re.compile(r"^\s+[✕×✗]\s")
-_SKIPPED_CASE = re.compile(r"^\s+(?:[↓○]|skipped)\s")
-_PASSING_FILE = re.compile(r"^\s*PASS\s+\S")
-_FAILURE_BLOCK = re.compile(r"^\s*(?:●\s+(?!Console)|FAIL\s+\S.*\s>\s)(?P<name>.+)$")
-_CODE_FRAME = re.compile(r"^\s*(?:>\s*)?\d+\s*\|")
-_CODE_FRAME_CARET = re.compile(r"^\s+\|\s+[\^~]+\s*$")
-_VITEST_BANNER = re.compile(r"^\s*RUN\s+v\d")
-_VITEST_RULE = re.compile(r"^⎯+(?:\[\d+/\d+\])?⎯*$")
+_JEST_SUMMARY = _regex.compile(r"^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration):?\s")
+_PASSING_CASE = _regex.compile(r"^\s+[✓√✔]\s(?!\S+\.(?:test|spec)\.[cm]?[jt]sx? \(\d+ tests?)")
+_FAILING_CASE = _regex.compile(r"^\s+[✕×✗]\s")
+_SKIPPED_CASE = _regex.compile(r"^\s+(?:[↓○]|skipped)\s")
+_PASSING_FILE = _regex.compile(r"^\s*PASS\s+\S")
+_FAILURE_BLOCK = _regex.compile(r"^\s*(?:●\s+(?!Console)|FAIL\s+\S.*\s>\s)(?P<name>.+)$")
+_CODE_FRAME = _regex.compile(r"^\s*(?:>\s*)?\d+\s*\|")
+_CODE_FRAME_CARET = _regex.compile(r"^\s+\|\s+[\^~]+\s*$")
+_VITEST_BANNER = _regex.compile(r"^\s*RUN\s+v\d")
+_VITEST_RULE = _regex.compile(r"^⎯+(?:\[\d+/\d+\])?⎯*$")
 
 # --- node --test ----------------------------------------------------------------
-_TAP_RESULT = re.compile(r"^(?P<indent>\s*)(?P<status>ok|not ok) \d+ - (?P<name>.*?)(?P<directive> # (?:TODO|SKIP)\b.*)?$")
-_TAP_SUBTEST = re.compile(r"^\s*# Subtest: ")
-_TAP_PLAN = re.compile(r"^\s*1\.\.\d+$")
-_TAP_VERSION = re.compile(r"^TAP version \d+$")
-_TAP_TOTALS = re.compile(r"^# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ")
-_SPEC_PASS = re.compile(r"^\s*✔ ")
-_SPEC_FAIL = re.compile(r"^\s*✖ (?!failing tests:)")
-_SPEC_SKIP = re.compile(r"^\s*﹣ ")
+_TAP_RESULT = _regex.compile(r"^(?P<indent>\s*)(?P<status>ok|not ok) \d+ - (?P<name>.*?)(?P<directive> # (?:TODO|SKIP)\b.*)?$")
+_TAP_SUBTEST = _regex.compile(r"^\s*# Subtest: ")
+_TAP_PLAN = _regex.compile(r"^\s*1\.\.\d+$")
+_TAP_VERSION = _regex.compile(r"^TAP version \d+$")
+_TAP_TOTALS = _regex.compile(r"^# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ")
+_SPEC_PASS = _regex.compile(r"^\s*✔ ")
+_SPEC_FAIL = _regex.compile(r"^\s*✖ (?!failing tests:)")
+_SPEC_SKIP = _regex.compile(r"^\s*﹣ ")
 #: the spec reporter shows a todo test as passing, its reason after the duration: "✔ name (4.1ms) # reason"
-_SPEC_TODO = re.compile(r"^\s*✔ .*\(\d+(?:\.\d+)?m?s\) # \S")
-_SPEC_TOTALS = re.compile(r"^ℹ (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ")
+_SPEC_TODO = _regex.compile(r"^\s*✔ .*\(\d+(?:\.\d+)?m?s\) # \S")
+_SPEC_TOTALS = _regex.compile(r"^ℹ (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ")
 #: the dot reporter: one character per test, then "Failed tests:" and the failures as the spec reporter shows them
-_NODE_DOTS = re.compile(r"^[.X]+$")
+_NODE_DOTS = _regex.compile(r"^[.X]+$")
 
 # --- mocha ----------------------------------------------------------------------
 #: mocha's summary, after the tree of suites: "  61 passing (60ms)", then "  3 failing", "  2 pending"
-_MOCHA_PASSING = re.compile(r"^\s*\d+ passing \(\d+(?:\.\d+)?(?:ms|s|m|h)\)$")
-_MOCHA_PASS = re.compile(r"^\s+[✔✓√] ")
-_MOCHA_PENDING = re.compile(r"^\s+- \S")
+_MOCHA_PASSING = _regex.compile(r"^\s*\d+ passing \(\d+(?:\.\d+)?(?:ms|s|m|h)\)$")
+_MOCHA_PASS = _regex.compile(r"^\s+[✔✓√] ")
+_MOCHA_PENDING = _regex.compile(r"^\s+- \S")
 #: a failing test in the tree ("    1) treats NaN as an alarm"), and the head of its details below the summary
-_MOCHA_FAIL = re.compile(r"^\s+\d+\) \S")
-_MOCHA_DETAIL = re.compile(r"^  \d+\) \S")
+_MOCHA_FAIL = _regex.compile(r"^\s+\d+\) \S")
+_MOCHA_DETAIL = _regex.compile(r"^  \d+\) \S")
 #: the dot reporter's progress: "." passed, "," pending, "!" failed (U+2024 on some terminals)
-_MOCHA_DOTS = re.compile(r"^\s*[.․,!]+$")
+_MOCHA_DOTS = _regex.compile(r"^\s*[.․,!]+$")
 
 # Stack frames inside node itself: "at Test.run (node:internal/...)", "new Promise (<anonymous>)"
-_NODE_INTERNAL_FRAME = re.compile(r"^\s*(?:at\s+)?(?:async\s+)?(?:\S.*\()?(?:node:|<anonymous>\))|^\s*(?:at\s+)?node:")
+_NODE_INTERNAL_FRAME = _regex.compile(r"^\s*(?:at\s+)?(?:async\s+)?(?:\S.*\()?(?:node:|<anonymous>\))|^\s*(?:at\s+)?node:")
 
 
 def looks_like_jest(lines: list[str]) -> bool:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import re
-
+from .... import _regex
 from .._common import omitted_marker, plural
 from ._shared import (
     Placeholder,
@@ -17,47 +16,47 @@ from ._shared import (
     tidy,
 )
 
-_SECTION = re.compile(r"^={3,} (?P<title>.+?) ={3,}$")
-_FINAL = re.compile(
+_SECTION = _regex.compile(r"^={3,} (?P<title>.+?) ={3,}$")
+_FINAL = _regex.compile(
     r"^(?:=+ )?(?:\d+ (?:(?:subtests? )?(?:passed|failed|skipped|xfailed|xpassed)|errors?|warnings?|deselected|rerun)(?:, )?)+"
     r"(?: in [\d.]+s(?: \([\d:]+\))?)?(?: =+)?$|^=+ no tests ran in [\d.]+s =+$|^no tests ran in [\d.]+s$"
 )
-_HEADER_LINE = re.compile(
+_HEADER_LINE = _regex.compile(
     r"^(?:platform |cachedir: |rootdir: |configfile: |plugins: |benchmark: |hypothesis profile |"
     r"testpaths: |metadata: |django: |asyncio: |"
     r"Test order randomisation|sensitiveurl: |xdist-)"
 )
 # "tests/test_x.py ..F.s   [ 40%]" (default) and "..F.s   [ 40%]" (-q)
-_PROGRESS = re.compile(r"^(?:\S+\.py )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
+_PROGRESS = _regex.compile(r"^(?:\S+\.py )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
 # "tests/test_x.py::test_y PASSED   [ 40%]" (-v)
-_VERBOSE = re.compile(
+_VERBOSE = _regex.compile(
     r"^(?P<id>\S+::\S.*?) (?P<status>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)\b.*?(?:\s+\[\s*\d+%\])?$"
 )
 #: the end of ``pytest --collect-only``: "329 tests collected in 0.54s", "12/329 tests collected (317 deselected) in 0.5s"
-_COLLECTED = re.compile(r"^(?:=+ )?\d+(?:/\d+)? tests? collected(?: \(\d+ deselected\))? in [\d.]+s(?: \([\d:]+\))?(?: =+)?$")
-_DOCS_LINK = re.compile(r"^-- Docs: https://docs\.pytest\.org/\S+$")
-_PERCENT = re.compile(r"\s*\[\s*\d+%\]$")
+_COLLECTED = _regex.compile(r"^(?:=+ )?\d+(?:/\d+)? tests? collected(?: \(\d+ deselected\))? in [\d.]+s(?: \([\d:]+\))?(?: =+)?$")
+_DOCS_LINK = _regex.compile(r"^-- Docs: https://docs\.pytest\.org/\S+$")
+_PERCENT = _regex.compile(r"\s*\[\s*\d+%\]$")
 # pytest centres the name in underscores; a name near the terminal width leaves one on a side
-_FAILURE_HEADER = re.compile(r"^(?=__|.* __$)_+ (?P<name>[^_\s].*?) _+$")
-_FRAME_SEPARATOR = re.compile(r"^(?:_ ){5,}_?$")
-_CARET_ONLY = re.compile(r"^\s*[\^~]+\s*$")
-_LOCATION_LINE = re.compile(r"^\S+:\d+: ")
+_FAILURE_HEADER = _regex.compile(r"^(?=__|.* __$)_+ (?P<name>[^_\s].*?) _+$")
+_FRAME_SEPARATOR = _regex.compile(r"^(?:_ ){5,}_?$")
+_CARET_ONLY = _regex.compile(r"^\s*[\^~]+\s*$")
+_LOCATION_LINE = _regex.compile(r"^\S+:\d+: ")
 #: where a failure was raised: ``tests/x.py:12: AssertionError`` (not a ``path:line: in function`` frame)
-_RAISED_AT = re.compile(r"^(?P<file>\S+):\d+: (?!in \S+$)")
-_SIGNAL = re.compile(r"^E\s|^>\s|^\S+:\d+: |^\[XPASS|Error|^\s*\+\s+where|Captured")
+_RAISED_AT = _regex.compile(r"^(?P<file>\S+):\d+: (?!in \S+$)")
+_SIGNAL = _regex.compile(r"^E\s|^>\s|^\S+:\d+: |^\[XPASS|Error|^\s*\+\s+where|Captured")
 
 _DETAIL_SECTIONS = ("FAILURES", "ERRORS")
 
 #: a traceback's closing line when the style prints no ``E`` lines (``--tb=native``)
-_EXCEPTION_LINE = re.compile(r"^[\w.]*(?:Error|Exception|Exit|Interrupt|Failure)\b:?")
+_EXCEPTION_LINE = _regex.compile(r"^[\w.]*(?:Error|Exception|Exit|Interrupt|Failure)\b:?")
 #: ``FAILED tests/x.py::test_f[id] - message`` in the short summary: a parametrised test's line
-_SUMMARY_ITEM = re.compile(r"^(?P<status>FAILED|ERROR|XFAIL|XPASS) (?P<test>[^\s\[]+)\[(?P<id>.*?)\](?: - (?P<message>.*))?$")
+_SUMMARY_ITEM = _regex.compile(r"^(?P<status>FAILED|ERROR|XFAIL|XPASS) (?P<test>[^\s\[]+)\[(?P<id>.*?)\](?: - (?P<message>.*))?$")
 #: pytest-cov's heading: ``---------- coverage: platform linux, python 3.11 ----------`` (older)
 #: or ``__________ coverage: platform linux, python 3.12 __________`` (newer, under "tests coverage")
-_COVERAGE_HEADER = re.compile(r"^[-_]{3,} coverage: .+ [-_]{3,}$")
+_COVERAGE_HEADER = _regex.compile(r"^[-_]{3,} coverage: .+ [-_]{3,}$")
 #: a row of the coverage table: ``src/x.py   13   2   85%   6-7`` (with branch columns, or TOTAL)
-_COVERAGE_ROW = re.compile(r"^\S.*?\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+\d+(?:\.\d+)?%(?:\s.*)?$")
-_COVERAGE_FULL_ROW = re.compile(r"^(?!TOTAL\s)\S.*?\s+\d+\s+0(?:\s+\d+\s+0)?\s+100(?:\.0+)?%\s*$")
+_COVERAGE_ROW = _regex.compile(r"^\S.*?\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+\d+(?:\.\d+)?%(?:\s.*)?$")
+_COVERAGE_FULL_ROW = _regex.compile(r"^(?!TOTAL\s)\S.*?\s+\d+\s+0(?:\s+\d+\s+0)?\s+100(?:\.0+)?%\s*$")
 #: fewer alike short-summary lines than this stay as they are
 _FOLD_AT_LEAST = 3
 #: a failure block this short (after its header) is shown outside the budget: naming it costs as much
@@ -69,7 +68,7 @@ _COVERAGE_ROWS_KEPT = 10
 # through a dozen of them) or of a frozen standard module: ``path:line: in
 # function`` and its indented source line, or ``???`` where the source is
 # frozen.  The user's frame that called into them stays, with every E line.
-_MACHINERY_FRAME = re.compile(
+_MACHINERY_FRAME = _regex.compile(
     r"^(?:\S*/site-packages/(?:_pytest|pluggy)/\S+|<frozen [\w.]+>"
     r"|\S*/lib/python[\d.]+/importlib/__init__\.py):\d+: in \w+$"
     # the same frames as ``--tb=native`` prints them (they come first there, and would take the budget)

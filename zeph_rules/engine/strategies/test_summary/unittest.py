@@ -12,26 +12,25 @@ description; what a passing test printed stays the first time it is seen.
 
 from __future__ import annotations
 
-import re
-
+from .... import _regex
 from .._common import omitted_marker, plural
 from ._detect import RAN as _RAN
 from ._detect import looks_like_unittest  # noqa: F401  # the detector lives apart; importable from here too
 from ._shared import FailureBudget, Report, cut_trace, few_results, tidy
 
-_VERDICT = re.compile(r"^(?:OK|FAILED)(?: \(.*\))?$")
-_FAILURE_HEADER = re.compile(r"^(?P<kind>FAIL|ERROR|UNEXPECTED SUCCESS): (?P<name>\S+)(?: \((?P<where>[^)]*)\))?")
+_VERDICT = _regex.compile(r"^(?:OK|FAILED)(?: \(.*\))?$")
+_FAILURE_HEADER = _regex.compile(r"^(?P<kind>FAIL|ERROR|UNEXPECTED SUCCESS): (?P<name>\S+)(?: \((?P<where>[^)]*)\))?")
 _STATUS = r"(?:ok|FAIL|ERROR|skipped(?: .*)?|expected failure|unexpected success)"
 #: ``<description> ... <status>``: the description is a test name, or a docstring line after one
-_RESULT = re.compile(rf"^(?P<desc>.*?) \.\.\. (?P<status>{_STATUS})$")
+_RESULT = _regex.compile(rf"^(?P<desc>.*?) \.\.\. (?P<status>{_STATUS})$")
 #: ``<description> ... <anything else>``: the test started and printed something (or has subtests)
-_STARTED = re.compile(r"^(?P<desc>.*?) \.\.\.(?: (?P<rest>.*))?$")
-_STATUS_ONLY = re.compile(rf"^{_STATUS}$")
+_STARTED = _regex.compile(r"^(?P<desc>.*?) \.\.\.(?: (?P<rest>.*))?$")
+_STATUS_ONLY = _regex.compile(rf"^{_STATUS}$")
 #: a test's ``str()``: ``name (module.Class.name)``, a subtest adds `` [msg]`` and/or `` (params)``
-_TEST_NAME = re.compile(r"^\s*[^\s()]+ \([\w.]+\)(?: \[.*?\])?(?: \(.*\))?$")
-_PROGRESS = re.compile(r"^[.FEsxu]+$")
-_SEPARATOR = re.compile(r"^(?:=+|-+)$")
-_SIGNAL = re.compile(r'^\s*File "|Error|Exception|assert|^[-+?] |^\w+(?:\.\w+)*: ')
+_TEST_NAME = _regex.compile(r"^\s*[^\s()]+ \([\w.]+\)(?: \[.*?\])?(?: \(.*\))?$")
+_PROGRESS = _regex.compile(r"^[.FEsxu]+$")
+_SEPARATOR = _regex.compile(r"^(?:=+|-+)$")
+_SIGNAL = _regex.compile(r'^\s*File "|Error|Exception|assert|^[-+?] |^\w+(?:\.\w+)*: ')
 
 
 class _VerboseResults:
