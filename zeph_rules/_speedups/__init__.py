@@ -17,7 +17,6 @@ process several milliseconds.
 
 from __future__ import annotations
 
-import importlib
 import os
 import sys
 
@@ -69,18 +68,24 @@ def _pure_forced() -> bool:
     return os.environ.get("ZEPH_RULES_NO_EXTENSIONS", "") not in ("", "0")
 
 
+def _import(name: str) -> ModuleType:
+    """``importlib.import_module(name)`` without importing ``importlib`` (every ``filter`` process would pay)."""
+    __import__(name)
+    return sys.modules[name]
+
+
 def _modules(kind: str) -> dict[str, ModuleType] | None:
     """Import every twin of ``kind`` ('c' or 'py'); None if any compiled one is missing."""
     found: dict[str, ModuleType] = {}
     for stem in TWINS:
         try:
-            found[stem] = importlib.import_module(f"{__name__}.{stem}_{kind}")
+            found[stem] = _import(f"{__name__}.{stem}_{kind}")
         except ImportError:
             if kind == "c" and stem in COMPILED:
                 return None
             if kind == "c":
                 try:
-                    found[stem] = importlib.import_module(f"{__name__}.{stem}_py")
+                    found[stem] = _import(f"{__name__}.{stem}_py")
                 except ImportError:
                     pass
     return found
@@ -118,23 +123,25 @@ _STEM_OF = {name: stem for stem, names in TWINS.items() for name in names}
 def _compiled_built() -> bool:
     """Return whether every compiled twin is on disk (found, not imported: importing is deferred)."""
     # the package's folders listed against the extension suffixes: ``importlib.util.find_spec`` would do,
-    # but importing ``importlib.util`` costs every ``filter`` process about a millisecond
-    from importlib.machinery import EXTENSION_SUFFIXES
+    # but importing ``importlib.util`` costs every ``filter`` process about a millisecond (``_imp`` is
+    # built in; ``importlib.machinery.EXTENSION_SUFFIXES`` is its answer)
+    import _imp
 
+    suffixes = _imp.extension_suffixes()
     names: set[str] = set()
     for folder in __path__:
         try:
             names.update(os.listdir(folder))
         except OSError:
             continue
-    return all(any(f"{stem}_c{suffix}" in names for suffix in EXTENSION_SUFFIXES) for stem in COMPILED)
+    return all(any(f"{stem}_c{suffix}" in names for suffix in suffixes) for stem in COMPILED)
 
 
 def _bind(stem: str) -> None:
     """Import the selected twin of ``stem`` and bind its names; a compiled one that fails means pure."""
     kind = "c" if IMPLEMENTATION == "compiled" and stem in COMPILED else "py"
     try:
-        module = importlib.import_module(f"{__name__}.{stem}_{kind}")
+        module = _import(f"{__name__}.{stem}_{kind}")
     except ImportError:
         if kind == "py":
             raise

@@ -13,7 +13,6 @@ use and is also reachable as ``main.cli``.
 from __future__ import annotations
 
 import errno
-import importlib
 import os
 import sys
 from functools import cache
@@ -63,6 +62,8 @@ def _cli() -> click.Group:
         def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
             if cmd_name not in self.commands and cmd_name in _COMMANDS:
                 module, attribute = _COMMANDS[cmd_name]
+                import importlib
+
                 command = getattr(importlib.import_module(f"{__package__}.{module}"), attribute)
                 self.add_command(command, cmd_name)
             return super().get_command(ctx, cmd_name)

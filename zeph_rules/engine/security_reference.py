@@ -13,8 +13,6 @@ library (``tomllib`` on Python 3.11+, ``tomli`` as a fallback on 3.10).
 
 from __future__ import annotations
 
-import bisect
-import math
 from collections import Counter
 
 from .._records import NamedTuple
@@ -83,8 +81,11 @@ def shannon_entropy(s: str) -> float:
     """Shannon entropy of ``s`` in bits per character (0.0 for the empty string)."""
     if not s:
         return 0.0
+    # imported here: the production scanner imports this module on every ``filter`` run
+    from math import log2
+
     n = len(s)
-    return -sum((c / n) * math.log2(c / n) for c in Counter(s).values())
+    return -sum((c / n) * log2(c / n) for c in Counter(s).values())
 
 
 def _pattern_from_table(table: dict[str, object], source: str) -> SecretPattern:
@@ -257,6 +258,8 @@ def scan_text(
         patterns = load_patterns()
     if not text:
         return []
+    from bisect import bisect_right
+
     compiled = _compile_all(patterns)
     kept = _dedupe(_raw_findings(text, compiled, timeout))
     line_starts = [0]
@@ -266,7 +269,7 @@ def scan_text(
         pos = text.find("\n", pos + 1)
     findings = []
     for start, end, c in kept:
-        idx = bisect.bisect_right(line_starts, start) - 1
+        idx = bisect_right(line_starts, start) - 1
         findings.append(
             Finding(
                 rule=c.pattern.id,

@@ -12,7 +12,6 @@ path should not pay for compiling the regexes of the other seven.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Iterator, Mapping
 
 from ._common import Confidence, StrategyFn, StrategyResult
@@ -42,7 +41,9 @@ class _Registry(Mapping[str, StrategyFn]):
         found = self._loaded.get(name)
         if found is None:
             module = self._modules[name]  # KeyError for an unknown type, as a dict
-            found = self._loaded[name] = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+            # __import__ with a fromlist returns the submodule, as importlib.import_module would; importing
+            # importlib would cost every ``filter`` process a module or two
+            found = self._loaded[name] = getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)
         return found
 
     def __contains__(self, name: object) -> bool:

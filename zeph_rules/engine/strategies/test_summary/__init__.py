@@ -7,10 +7,9 @@ compression, never information.
 
 from __future__ import annotations
 
-import importlib
-import re
 from collections.abc import Callable
 
+from .... import _regex
 from .._common import (
     Confidence,
     StrategyResult,
@@ -48,7 +47,8 @@ def _lazy(module: str, name: str) -> Callable[..., Any]:
     """
 
     def call(*args: Any) -> Any:
-        return getattr(importlib.import_module(f"{__name__}.{module}"), name)(*args)
+        # the submodule, as importlib.import_module would give it, without importing importlib
+        return getattr(__import__(f"{__name__}.{module}", fromlist=[name]), name)(*args)
 
     call.__name__ = call.__qualname__ = name
     return call
@@ -72,7 +72,7 @@ PARSERS: tuple[tuple[str, Detector, Summariser], ...] = (
     ("cargo-build", looks_like_cargo_build_failure, summarise_cargo),
 )
 
-_ERROR_LINE = re.compile(r"error|fail|panic|exception|traceback", re.IGNORECASE)
+_ERROR_LINE = _regex.compile(r"error|fail|panic|exception|traceback", _regex.IGNORECASE)
 
 
 def detect_runner(lines: list[str]) -> tuple[str, Summariser] | None:
