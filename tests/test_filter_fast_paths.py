@@ -275,7 +275,7 @@ def test_a_cached_plan_needs_no_graph(tmp_path: Any) -> None:
     assert not {m for m in modules if m.split(".")[0] in heavy}
     for name in ("graph", "evaluate", "ir", "commands", "compiler", "source", "desugar"):
         assert f"zeph_rules.engine.{name}" not in modules, name
-    assert list((tmp_path / "cache" / "plans").glob("*/scanner.pickle"))
+    assert list((tmp_path / "cache" / "plans").glob("*/scanner.marshal"))
 
 
 def test_a_cached_plan_imports_no_slow_standard_module(tmp_path: Any) -> None:
@@ -287,6 +287,6 @@ def test_a_cached_plan_imports_no_slow_standard_module(tmp_path: Any) -> None:
     lines = _run_warm(_PLAN_HIT_PROBE, tmp_path)
     new = set(next(line for line in lines if line.startswith("NEW")).split()[1:])
     slow = {"typing", "pathlib", "pickle", "dataclasses", "inspect", "importlib.util", "threading", "hashlib",
-            "string", "tempfile", "contextlib", "importlib", "bisect", "math", "enum",
+            "string", "tempfile", "contextlib", "importlib", "bisect", "math", "enum", "_pickle", "copyreg",
             "re"}  # re: patterns come from the programs cached by the first run
     assert not slow & new, slow & new

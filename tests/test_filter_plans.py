@@ -128,28 +128,30 @@ def test_cli_hit_and_miss_equal_the_uncached_cli(fmt: str, builtin_copy: tuple[s
             json.loads(hit[1])
 
 
-@pytest.mark.parametrize("damage", ["plan", "scanner", "truncate", "wrong-shape", "other-command"])
+@pytest.mark.parametrize("damage", ["plan", "scanner", "scanner-shape", "truncate", "wrong-shape", "other-command"])
 def test_a_damaged_plan_store_falls_back_to_the_graph(damage: str, tmp_path: Path,
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    import pickle
+    import marshal
 
     monkeypatch.setenv("ZEPH_RULES_CACHE_DIR", str(tmp_path / "cache"))
     command, raw = "cargo test", "test a ... ok\n" + _SECRET
     expected = load().filter(command, raw, 101)
     load_plan((), True, command, 101)
     folder = tmp_path / "cache" / "plans" / _key()
-    (plan_file,) = (p for p in folder.glob("*.pickle") if p.name != "scanner.pickle")
+    (plan_file,) = (p for p in folder.glob("*.plan"))
     if damage == "plan":
         plan_file.write_bytes(b"not a pickle")
     elif damage == "scanner":
-        (folder / "scanner.pickle").write_bytes(b"\x80\x05garbage")
+        (folder / "scanner.marshal").write_bytes(b"\xfb\x05garbage")
+    elif damage == "scanner-shape":  # readable, but not the values of a scanner
+        (folder / "scanner.marshal").write_bytes(marshal.dumps((1, (("id",),), 0.5, ((b"ab",), 2))))
     elif damage == "truncate":
         plan_file.write_bytes(plan_file.read_bytes()[:20])
     elif damage == "wrong-shape":
-        plan_file.write_bytes(pickle.dumps({"rules": ()}))
+        plan_file.write_bytes(marshal.dumps({"rules": ()}))
     else:  # another command's plan under this name: a collision must be a miss, not a wrong answer
-        entry = pickle.loads(plan_file.read_bytes())
-        plan_file.write_bytes(pickle.dumps((entry[0], "git status", *entry[2:])))
+        entry = marshal.loads(plan_file.read_bytes())
+        plan_file.write_bytes(marshal.dumps((entry[0], "git status", *entry[2:])))
     assert cache_module.load_cached_plan(_key(), command, 101) is None
     assert run_plan(load_plan((), True, command, 101), command, raw, 101) == expected
     assert cache_module.load_cached_plan(_key(), command, 101) is not None  # the miss repaired the store
@@ -202,10 +204,10 @@ def test_the_plan_store_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPat
         assert cache_module.load_cached_plan(key, "my-tool 0", 0) is not None
         os.utime(tmp_path / "cache" / "plans" / key / cache_module._plan_name("my-tool 0", 0),
                  (1e9 + 100 * n, 1e9 + 100 * n))
-        for entry in (tmp_path / "cache" / "plans" / key).glob("*.pickle"):
+        for entry in (tmp_path / "cache" / "plans" / key).glob("*.plan"):
             if entry.name != cache_module._plan_name("my-tool 0", 0):
                 os.utime(entry, (1e9 + 100 * n - 1, 1e9 + 100 * n - 1))
-    plans = [p for p in (tmp_path / "cache" / "plans" / key).glob("*.pickle") if p.name != "scanner.pickle"]
+    plans = list((tmp_path / "cache" / "plans" / key).glob("*.plan"))
     assert len(plans) == 5
     assert cache_module.load_cached_plan(key, "my-tool 0", 0) is not None
     assert cache_module.load_cached_plan(key, "my-tool 11", 0) is not None

@@ -219,6 +219,21 @@ def test_custom_patterns_and_pickling() -> None:
     assert [(f.rule, f.column) for f in clone.scan(data)] == [("acme-key", 13)]
 
 
+def test_plain_values_rebuild_the_scanner() -> None:
+    """The plan cache stores the scanner with marshal: its plain values make the same scanner."""
+    import marshal
+
+    scanner = Scanner(default_scanner().patterns, timeout=0.75, line_words=("error", "panic"))
+    clone = Scanner.from_plain(marshal.loads(marshal.dumps(scanner.to_plain())))
+    assert (clone.patterns, clone.timeout, clone.tables) == (scanner.patterns, scanner.timeout, scanner.tables)
+    data = b"an error line\nexport GITHUB_TOKEN=ghp_" + b"a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + b"\nfine\n"
+    assert clone.scan_marking_lines(data) == scanner.scan_marking_lines(data)
+    assert clone.scan(data) and clone.marks_lines
+    for broken in ((), (2, (), 0.5, ()), (1, (("id",),), 0.5, ((b"ab",), 2)), "text"):
+        with pytest.raises(ValueError, match="^not a plain scanner"):
+            Scanner.from_plain(broken)  # type: ignore[arg-type]
+
+
 @needs_data
 def test_production_scanner_agrees_with_reference_on_public_samples() -> None:
     """The prefilter may only skip work, never findings: same result as scanning whole texts."""

@@ -9,34 +9,32 @@ rebuilt.
 Filter plans (see ``pipeline.FilterPlan``) live beside the graphs, under
 ``plans/<graph key>/``: one small file per (command line, exit code), named by
 a hash of both and holding both (so a name collision is a miss, never a wrong
-plan), and the graph's security scanner once in ``scanner.pickle``.  A plan
+plan), and the graph's security scanner once in ``scanner.marshal``.  A plan
 hit spares the ``filter`` command loading the graph at all.  Each graph keeps
 at most ``MAX_PLANS`` plans (least recently used go first) and at most
-``MAX_PLAN_SETS`` graphs keep plans.
+``MAX_PLAN_SETS`` graphs keep plans.  Plans and the scanner are stored with
+``marshal`` (built-in values only, see ``Scanner.to_plain``): it is built into
+the interpreter, where the C unpickler would import ``copyreg``,
+``_compat_pickle`` and ``functools`` into every ``filter`` process.
 """
 
 from __future__ import annotations
 
+# The warm ``filter`` path runs this module on every tool call, so it reads
+# plans with ``marshal`` and joins paths as strings: ``pickle``, ``pathlib`` and
+# ``typing`` cost a short-lived process a few milliseconds each.
+import marshal
 import os
 import sys
 
 from .._version import __version__
 
-# The warm ``filter`` path runs this module on every tool call, so it reads
-# with the C unpickler and joins paths as strings: ``pickle`` (which imports
-# ``re`` and more), ``pathlib`` and ``typing`` cost a short-lived process a few
-# milliseconds each.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from hashlib import sha256 as _sha256
-    from pickle import load as _unpickle
     from typing import Any
 else:
-    try:
-        from _pickle import load as _unpickle
-    except ImportError:  # pragma: no cover - an interpreter without the C pickle
-        from pickle import load as _unpickle
     # the interpreter's own SHA-256: the warm path need not load OpenSSL through hashlib
     try:
         from _sha2 import sha256 as _sha256  # Python 3.12+
@@ -50,12 +48,13 @@ else:
 #: 5: its keyword index has one prefilter table
 _FORMAT = 5
 #: the layout of a plan file: (format, command, exit code, rules, redact, has scanner, literals);
-#: 2: named-tuple records, 3: line words, 4: the proven literals of its patterns
-_PLAN_FORMAT = 4
+#: 2: named-tuple records, 3: line words, 4: the proven literals of its patterns, 5: marshal, not pickle
+_PLAN_FORMAT = 5
 #: plans kept per graph key, and graph keys that keep plans
 MAX_PLANS = 256
 MAX_PLAN_SETS = 8
-_SCANNER = "scanner.pickle"
+_SCANNER = "scanner.marshal"
+_PLAN_SUFFIX = ".plan"
 
 
 def cache_dir() -> str | None:
@@ -88,8 +87,13 @@ def load_cached(key: str) -> Any | None:
     if directory is None:
         return None
     try:
+        try:  # the C unpickler, imported here: a plan hit (the warm ``filter`` path) never needs it
+            from _pickle import load
+        except ImportError:  # pragma: no cover - an interpreter without the C pickle
+            from pickle import load
+
         with open(os.path.join(directory, f"{key}.pickle"), "rb") as handle:
-            return _unpickle(handle)
+            return load(handle)
     except Exception:  # noqa: BLE001 - any problem means "not cached"
         return None
 
@@ -136,7 +140,7 @@ def write_bytes_atomic(directory: str, name: str, data: bytes) -> None:
 def _plan_name(command: str, exit_code: int | None) -> str:
     digest = _sha256(f"plan {_PLAN_FORMAT} exit {exit_code!r}\0".encode())
     digest.update(command.encode("utf-8", "surrogatepass"))
-    return f"{digest.hexdigest()[:32]}.pickle"
+    return f"{digest.hexdigest()[:32]}{_PLAN_SUFFIX}"
 
 
 def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tuple[Any, ...], bool, Any, tuple[Any, ...]] | None:
@@ -148,7 +152,8 @@ def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tup
     path = os.path.join(folder, _plan_name(command, exit_code))
     try:
         with open(path, "rb") as handle:
-            fmt, cached_command, cached_exit, rules, redact, has_scanner, literals = _unpickle(handle)
+            # loads(read()): load() on a file reads item by item, several times slower
+            fmt, cached_command, cached_exit, rules, redact, has_scanner, literals = marshal.loads(handle.read())
         if (fmt != _PLAN_FORMAT or cached_command != command or cached_exit != exit_code
                 or type(rules) is not tuple or type(redact) is not bool or type(literals) is not tuple):
             return None
@@ -157,8 +162,10 @@ def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tup
     scanner = None
     if has_scanner:
         try:
+            from .security import Scanner
+
             with open(os.path.join(folder, _SCANNER), "rb") as handle:
-                scanner = _unpickle(handle)
+                scanner = Scanner.from_plain(marshal.loads(handle.read()))
         except Exception:  # noqa: BLE001
             scanner = None
         if scanner is None:  # unreadable: remove it, so that the miss writes it again
@@ -185,11 +192,10 @@ def store_cached_plan(key: str, command: str, exit_code: int | None, rules: tupl
     try:
         new_set = not os.path.isdir(folder)
         if scanner is not None and not os.path.isfile(os.path.join(folder, _SCANNER)):
-            _write_atomic(folder, _SCANNER, scanner)
-        _write_atomic(folder, _plan_name(command, exit_code),
-                      (_PLAN_FORMAT, command, exit_code, rules, redact, scanner is not None, literals))
-        _prune(folder, MAX_PLANS, lambda entry: entry.is_file() and entry.name.endswith(".pickle")
-               and entry.name != _SCANNER)
+            write_bytes_atomic(folder, _SCANNER, marshal.dumps(scanner.to_plain()))
+        write_bytes_atomic(folder, _plan_name(command, exit_code),
+                           marshal.dumps((_PLAN_FORMAT, command, exit_code, rules, redact, scanner is not None, literals)))
+        _prune(folder, MAX_PLANS, lambda entry: entry.is_file() and entry.name.endswith(_PLAN_SUFFIX))
         if new_set:
             _prune(plans, MAX_PLAN_SETS - 1, lambda entry: entry.is_dir() and entry.name != key)
     except Exception:  # noqa: BLE001

@@ -431,6 +431,10 @@ def _needs_timeout(source: str) -> bool:
         return True
 
 
+#: the layout of ``Scanner.to_plain``
+_PLAIN_FORMAT = 1
+
+
 class ScanTables(NamedTuple):
     """The plain-value tables the compiled prefilter reads (picklable)."""
 
@@ -610,6 +614,39 @@ class Scanner:
 
     def __getstate__(self) -> dict[str, Any]:
         return {"patterns": self.patterns, "timeout": self.timeout, "tables": self.tables}
+
+    def to_plain(self) -> tuple[Any, ...]:
+        """The scanner as nested built-in values, for ``marshal`` (see ``from_plain``).
+
+        The ``filter`` command loads the scanner on every call: ``marshal`` is
+        built into the interpreter, where unpickling would import ``pickle``'s
+        machinery (and ``functools``) into every process.
+        """
+        index = self.tables.keywords
+        keywords = (index.literals, index.fold, index.prefilter, index.bucket_of.tobytes(),
+                    index.bucket_start.tobytes(), index.bucket_ids.tobytes(), index.ignore_case)
+        return (_PLAIN_FORMAT, tuple(tuple(pattern) for pattern in self.patterns), self.timeout,
+                (keywords, *self.tables[1:]))
+
+    @classmethod
+    def from_plain(cls, plain: tuple[Any, ...]) -> Scanner:
+        """Rebuild a scanner from ``to_plain``'s values; ``ValueError`` when they are not such values."""
+        from array import array
+
+        try:
+            fmt, patterns, timeout, (keywords, *tables) = plain
+            if fmt != _PLAIN_FORMAT:
+                raise ValueError(f"scanner format {fmt!r}")
+            literals, fold, prefilter, bucket_of, bucket_start, bucket_ids, ignore_case = keywords
+            index = _speedups.BigramIndex(literals, fold, prefilter, array("H", bucket_of), array("i", bucket_start),
+                                          array("i", bucket_ids), ignore_case)
+            state = {"patterns": tuple(SecretPattern(*pattern) for pattern in patterns), "timeout": timeout,
+                     "tables": ScanTables(index, *tables)}
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"not a plain scanner: {exc}") from None
+        scanner = cls.__new__(cls)
+        scanner.__setstate__(state)
+        return scanner
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.patterns = state["patterns"]
