@@ -99,6 +99,9 @@ cdef inline Py_ssize_t _line_end(int kind, const void *data, Py_ssize_t start, P
 cdef inline bint _same(int kind, const void *data, Py_ssize_t at,
                        int word_kind, const void *word, Py_ssize_t length) noexcept:
     cdef Py_ssize_t j
+    if kind == 1 and word_kind == 1:
+        # both one byte a character (the usual case): no per-character switch on the kinds
+        return memcmp(<const char *> data + at, word, <size_t> length) == 0
     for j in range(length):
         if PyUnicode_READ(kind, data, at + j) != PyUnicode_READ(word_kind, word, j):
             return False
