@@ -112,6 +112,19 @@ def test_a_bad_pattern_raises_what_re_raises(fresh_cache: Any, tmp_path: Path) -
     assert fresh_cache._programs == {}
 
 
+def test_an_interpreter_with_other_internals_still_compiles(fresh_cache: Any, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """If ``re``'s internals moved (a future CPython), patterns still compile, uncached."""
+    def moved(pattern: Any, flags: int) -> tuple[Any, ...]:
+        raise AttributeError("module 're._compiler' has no attribute '_code'")
+
+    fresh_cache.open_cache(str(tmp_path))
+    monkeypatch.setattr(fresh_cache, "program", moved)
+    pattern, flags = SAMPLES[2]
+    assert fresh_cache.compile(pattern, flags) == re.compile(pattern, flags)
+    assert fresh_cache._programs == {} and not fresh_cache._added
+
+
 def test_without_an_open_cache_compile_is_re_compile(fresh_cache: Any) -> None:
     pattern, flags = SAMPLES[1]
     assert fresh_cache.compile(pattern, flags) is re.compile(pattern, flags)  # re's own cache answered

@@ -114,8 +114,13 @@ def compile(pattern: AnyStr, flags: int = 0) -> Pattern[AnyStr]:  # noqa: A001 -
             return compiled  # type: ignore[no-any-return]
         except Exception:  # noqa: BLE001 - a program this engine refuses: compile it afresh
             del _programs[key]
-    arguments = program(pattern, key[1])
-    compiled = _sre.compile(*arguments)
+    try:
+        arguments = program(pattern, key[1])
+        compiled = _sre.compile(*arguments)
+    except Exception:  # noqa: BLE001 - re says what is wrong with a bad pattern; an interpreter whose
+        import re  # internals differ from 3.11-3.13's still compiles, uncached
+
+        return re.compile(pattern, flags)
     _programs[key] = arguments
     _used.add(key)
     _added = True
