@@ -120,6 +120,7 @@ def regex_search(source: str, flags: str, text: str) -> bool:
 def glob_to_regex(glob: str, path: bool = False) -> str:
     """Translate a glob into an anchored regex source string."""
     from re import escape
+
     out: list[str] = []
     i, n = 0, len(glob)
     star = "[^/]*" if path else ".*"

@@ -4,15 +4,7 @@ from __future__ import annotations
 
 from .... import _regex, _speedups
 from .._common import omitted_marker, plural
-from ._shared import (
-    FEW_RESULTS,
-    FailureBudget,
-    Placeholder,
-    Report,
-    cut_trace,
-    resolve,
-    tidy,
-)
+from ._shared import FEW_RESULTS, FailureBudget, Placeholder, Report, cut_trace, resolve, tidy
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:

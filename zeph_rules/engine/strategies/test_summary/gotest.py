@@ -177,9 +177,8 @@ def _fold_passing_logs(out: list[str], passing_log: set[int]) -> list[str]:
     A passing test's log stays (what it logged may be what was asked for), but
     table-driven subtests log one alike line per case, hundreds in a row.
     """
-    from ..truncate import (
-        fold_similar,  # only output with passing tests' logs pays for its regexes
-    )
+    # imported here: only output with passing tests' logs pays for its regexes
+    from ..truncate import fold_similar
 
     folded: list[str] = []
     start = 0
