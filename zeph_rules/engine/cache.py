@@ -203,19 +203,27 @@ def store_cached_plan(key: str, command: str, exit_code: int | None, rules: tupl
 
 
 def _prune(directory: str, keep: int, counted: Any) -> None:
-    """Remove the least recently modified entries ``counted`` selects beyond ``keep``."""
-    entries = []
+    """Remove the least recently modified entries ``counted`` selects, when there are more than ``keep``.
+
+    A full store is cut to seven eighths of ``keep``, so that the stores after
+    it do not each pay a stat() per entry to remove one.
+    """
     with os.scandir(directory) as found:
-        for entry in found:
-            if counted(entry):
-                try:
-                    entries.append((entry.stat().st_mtime, entry))
-                except OSError:
-                    continue
-    if len(entries) <= keep:
+        # counted() reads the entry's type from the directory listing; only a
+        # store that is over its bound pays a stat() per entry for the ages
+        candidates = [entry for entry in found if counted(entry)]
+    if len(candidates) <= keep:
+        return
+    entries: list[tuple[float, os.DirEntry[str]]] = []
+    for entry in candidates:
+        try:
+            entries.append((entry.stat().st_mtime, entry))
+        except OSError:
+            continue
+    if len(entries) <= keep:  # some went away meanwhile (and a negative slice below would remove the newest)
         return
     entries.sort(key=lambda pair: pair[0])
-    for _, entry in entries[: len(entries) - keep]:
+    for _, entry in entries[: len(entries) - (keep - keep // 8)]:
         try:
             if entry.is_dir():
                 import shutil
