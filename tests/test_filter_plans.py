@@ -233,6 +233,24 @@ def test_the_plan_store_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert not list((tmp_path / "cache").rglob("*.tmp"))
 
 
+def test_a_full_plan_store_is_cut_to_seven_eighths(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full store drops the oldest plans down to 7/8 of the bound, so the next stores need not read ages."""
+    monkeypatch.setenv("ZEPH_RULES_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(cache_module, "MAX_PLANS", 16)
+    rules = tmp_path / "rules.toml"
+    rules.write_text(_RULES, encoding="utf-8")
+    paths = (str(rules),)
+    folder = tmp_path / "cache" / "plans" / _key(paths, False)
+    counts = []
+    for n in range(20):
+        load_plan(paths, False, f"my-tool {n}", 0)
+        os.utime(folder / cache_module._plan_name(f"my-tool {n}", 0), (1e9 + n, 1e9 + n))
+        counts.append(len(list(folder.glob("*.plan"))))
+    assert counts == [*range(1, 17), 14, 15, 16, 14]
+    kept = {cache_module.load_cached_plan(_key(paths, False), f"my-tool {n}", 0) is not None for n in range(6, 20)}
+    assert kept == {True}
+
+
 def test_a_plan_carries_the_proven_literals_of_its_patterns(monkeypatch: pytest.MonkeyPatch) -> None:
     """A cached plan's run takes the strip_noise prefilter's literals from the plan instead of parsing the patterns."""
     from zeph_rules.engine import patterns
