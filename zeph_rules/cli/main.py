@@ -15,7 +15,6 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from functools import cache
 
 from .._version import __version__
 
@@ -48,9 +47,18 @@ _COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-@cache
+#: the click group, once built (a list, not functools.cache: ``filter`` does not import functools)
+_GROUP: list[click.Group] = []
+
+
 def _cli() -> click.Group:
-    """Build the click group (once); importing click is left until a command line needs it."""
+    """Return the click group, built on first use: importing click is left until a command line needs it."""
+    if not _GROUP:
+        _GROUP.append(_build_cli())
+    return _GROUP[0]
+
+
+def _build_cli() -> click.Group:
     import click
 
     class _LazyGroup(click.Group):

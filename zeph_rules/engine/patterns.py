@@ -16,9 +16,8 @@ checked for every query), but whatever it returns must occur in every match.
 
 from __future__ import annotations
 
-import functools
-
 from .. import _regex
+from .._memo import bounded_cache
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
@@ -42,7 +41,7 @@ class RegexProblem(ValueError):
         self.offset = offset
 
 
-@functools.lru_cache(maxsize=65536)
+@bounded_cache(maxsize=65536)
 def compile_regex(source: str, flags: str = "") -> Any:
     """Compile a rule regex with the ``regex`` module, raising ``RegexProblem``."""
     import regex
@@ -68,7 +67,7 @@ def remember_required_literals(proven: Iterable[tuple[str, str, tuple[tuple[str,
         _PROVEN[source, flags] = answer
 
 
-@functools.lru_cache(maxsize=4096)
+@bounded_cache(maxsize=4096)
 def required_literals(source: str, flags: str = "") -> tuple[tuple[str, ...], bool] | None:
     """Return literals one of which occurs in every match, and whether to look in folded text; None: unknown.
 
@@ -164,7 +163,7 @@ def glob_to_regex(glob: str, path: bool = False) -> str:
     return "(?s:" + "".join(out) + r")\Z"
 
 
-@functools.lru_cache(maxsize=65536)
+@bounded_cache(maxsize=65536)
 def compiled_glob(glob: str, path: bool, fold: bool) -> re.Pattern[str]:
     """Compile a glob (casefolded when ``fold``) into an anchored ``re`` pattern."""
     return _regex.compile(glob_to_regex(glob.casefold() if fold else glob, path))
