@@ -11,6 +11,7 @@ the ``filter`` command scans in a thread while the filters run.
 from libc.stdlib cimport malloc, free, realloc
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memchr
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_FORMAT, PyBUF_C_CONTIGUOUS
 
 # validation is cold and must raise exactly what the pure twin raises: share it
 from ._scan_py import _check, _check_marked
@@ -174,16 +175,48 @@ def windows_and_marked_lines(index, data, literal_patterns, radius, line_reach, 
     return _search(index, data, literal_patterns, radius, line_reach, anchored, follow, marked)
 
 
+cdef int _acquire(table, Py_buffer* view, char code, Py_ssize_t itemsize, Py_ssize_t min_items) except -1:
+    """Take a contiguous buffer of ``code`` items (an array, or a memoryview cast from a cached plan).
+
+    The buffer protocol, not a typed memoryview: Cython's memoryview support
+    imports ``collections.abc`` when the module loads, 3 ms of every ``filter`` run.
+    """
+    PyObject_GetBuffer(table, view, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
+    cdef const char* fmt = view.format
+    if (view.itemsize != itemsize or fmt == NULL or view.len // itemsize < min_items
+            or not ((fmt[0] == code and fmt[1] == 0) or (fmt[0] == b'@' and fmt[1] == code and fmt[2] == 0))):
+        PyBuffer_Release(view)
+        raise ValueError(f"a bucket table must hold at least {min_items} items of type {chr(code)!r}")
+    return 0
+
+
 cdef tuple _search(index, data, literal_patterns, radius, line_reach, anchored, follow, tuple marked):
+    cdef Py_buffer of_view, start_view, ids_view
+    _acquire(index.bucket_of, &of_view, b'H', 2, 65536)
+    try:
+        _acquire(index.bucket_start, &start_view, b'i', 4, 2)
+        try:
+            _acquire(index.bucket_ids, &ids_view, b'i', 4, 0)
+            try:
+                return _search_tables(index, data, literal_patterns, radius, line_reach, anchored, follow, marked,
+                                      <const unsigned short*> of_view.buf, <const int*> start_view.buf,
+                                      <const int*> ids_view.buf)
+            finally:
+                PyBuffer_Release(&ids_view)
+        finally:
+            PyBuffer_Release(&start_view)
+    finally:
+        PyBuffer_Release(&of_view)
+
+
+cdef tuple _search_tables(index, data, literal_patterns, radius, line_reach, anchored, follow, tuple marked,
+                          const unsigned short* bucket_of, const int* bucket_start, const int* bucket_ids):
     cdef const unsigned char* buf = data
     cdef Py_ssize_t n = len(data)
     cdef bytes fold_bytes = index.fold
     cdef bytes prefilter_bytes = index.prefilter
     cdef const unsigned char* fold = fold_bytes
     cdef const unsigned char* prefilter = prefilter_bytes
-    cdef const unsigned short[:] bucket_of = index.bucket_of
-    cdef const int[:] bucket_start = index.bucket_start
-    cdef const int[:] bucket_ids = index.bucket_ids
     cdef int n_literals = len(index.literals)
     cdef int n_patterns = len(radius)
     cdef Py_ssize_t i, j, c, q, n_flagged, hit_end, low, high, first, end, length

@@ -7,11 +7,12 @@ very same table, which is what makes them comparable in the differential tests.
 
 from __future__ import annotations
 
-from array import array
-from collections import deque
-from collections.abc import Sequence
-
 from .._records import NamedTuple
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from array import array
+    from collections.abc import Sequence
 
 #: Refuse to build tables larger than this many transitions (int32 each).
 MAX_TRANSITIONS = 32 * 1024 * 1024
@@ -80,7 +81,11 @@ def build_literal_table(literals: Sequence[bytes], ignore_case: bool = False) ->
     if n_states * n_classes > MAX_TRANSITIONS:
         raise ValueError(f"literal table too large ({n_states} states x {n_classes} classes)")
 
-    # Breadth-first: failure links and the dense transition function.
+    # Breadth-first: failure links and the dense transition function.  array and deque are
+    # imported here: importing array imports collections, 3 ms of every ``filter`` process.
+    from array import array
+    from collections import deque
+
     delta = array("i", bytes(4 * n_states * n_classes))
     fail = [0] * n_states
     queue: deque[int] = deque()
@@ -156,9 +161,10 @@ class BigramIndex(NamedTuple):
     literals: tuple[bytes, ...]  # folded when ignore_case
     fold: bytes  # 256-byte map applied to the input before comparing
     prefilter: bytes  # 65,536 bytes: 1 where a literal may start
-    bucket_of: array[int]  # array('H'), 65536 entries
-    bucket_start: array[int]  # array('i')
-    bucket_ids: array[int]  # array('i')
+    #: array('H'), 65536 entries; read back from the plan cache, a memoryview cast to 'H' (see Scanner.from_plain)
+    bucket_of: array[int] | memoryview
+    bucket_start: array[int] | memoryview  # array('i'), or a view cast to 'i'
+    bucket_ids: array[int] | memoryview  # array('i'), or a view cast to 'i'
     ignore_case: bool
 
 
@@ -182,6 +188,8 @@ def build_bigram_index(literals: Sequence[bytes], ignore_case: bool = False) -> 
         else:
             for following in range(256):
                 prefilter[prefilter_key(literal + bytes((following,)))] = 1
+    from array import array  # here, not at the top: see build_literal_table
+
     bucket_of = array("H", bytes(2 * 65536))
     bucket_start = array("i", [0, 0])
     bucket_ids = array("i")

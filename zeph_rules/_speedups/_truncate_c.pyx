@@ -8,7 +8,7 @@ the tail are found with ``memchr`` / ``memrchr`` from each end, so after the one
 counting pass the cost depends on ``head + tail``, not on the size of the text.
 """
 
-from operator import index as _as_index
+from cpython.number cimport PyNumber_Index as _as_index  # operator.index, without importing operator
 
 from cpython.unicode cimport PyUnicode_DATA, PyUnicode_GET_LENGTH, PyUnicode_KIND, PyUnicode_READ
 from libc.string cimport memchr

@@ -16,7 +16,6 @@ whole text and is what the conformance tests measure recall against.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
 
 from .. import _regex, _speedups
 from .._records import NamedTuple
@@ -34,6 +33,7 @@ from .signals import SIGNAL_WORDS
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
     from typing import Any
 
 #: Upper bound on a window's reach for patterns whose width is unbounded.
@@ -613,7 +613,16 @@ class Scanner:
         return sorted((s, e, c.pattern.id) for s, e, c in _dedupe(self._verify_all(data, windows)))
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"patterns": self.patterns, "timeout": self.timeout, "tables": self.tables}
+        tables = self.tables
+        index = tables.keywords
+        if isinstance(index.bucket_of, memoryview):  # read back by from_plain: pickle takes arrays, not views
+            from array import array
+
+            index = index._replace(**{name: array(view.format, view.tobytes()) for name, view in
+                                      (("bucket_of", index.bucket_of), ("bucket_start", index.bucket_start),
+                                       ("bucket_ids", index.bucket_ids))})
+            tables = tables._replace(keywords=index)
+        return {"patterns": self.patterns, "timeout": self.timeout, "tables": tables}
 
     def to_plain(self) -> tuple[Any, ...]:
         """The scanner as nested built-in values, for ``marshal`` (see ``from_plain``).
@@ -630,16 +639,20 @@ class Scanner:
 
     @classmethod
     def from_plain(cls, plain: tuple[Any, ...]) -> Scanner:
-        """Rebuild a scanner from ``to_plain``'s values; ``ValueError`` when they are not such values."""
-        from array import array
+        """Rebuild a scanner from ``to_plain``'s values; ``ValueError`` when they are not such values.
 
+        The bucket tables become memoryviews of the bytes, cast to their item
+        type: both twins read them as they read arrays, and importing ``array``
+        would import ``collections`` into every ``filter`` process (3 ms).
+        """
         try:
             fmt, patterns, timeout, (keywords, *tables) = plain
             if fmt != _PLAIN_FORMAT:
                 raise ValueError(f"scanner format {fmt!r}")
             literals, fold, prefilter, bucket_of, bucket_start, bucket_ids, ignore_case = keywords
-            index = _speedups.BigramIndex(literals, fold, prefilter, array("H", bucket_of), array("i", bucket_start),
-                                          array("i", bucket_ids), ignore_case)
+            index = _speedups.BigramIndex(literals, fold, prefilter, memoryview(bucket_of).cast("H"),
+                                          memoryview(bucket_start).cast("i"), memoryview(bucket_ids).cast("i"),
+                                          ignore_case)
             state = {"patterns": tuple(SecretPattern(*pattern) for pattern in patterns), "timeout": timeout,
                      "tables": ScanTables(index, *tables)}
         except (TypeError, ValueError) as exc:

@@ -13,8 +13,6 @@ library (``tomllib`` on Python 3.11+, ``tomli`` as a fallback on 3.10).
 
 from __future__ import annotations
 
-from collections import Counter
-
 from .._records import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
@@ -85,7 +83,10 @@ def shannon_entropy(s: str) -> float:
     from math import log2
 
     n = len(s)
-    return -sum((c / n) * log2(c / n) for c in Counter(s).values())
+    counts = dict.fromkeys(s, 0)  # Counter's order (first occurrence), so the same sum; no collections import
+    for character in s:
+        counts[character] += 1
+    return -sum((c / n) * log2(c / n) for c in counts.values())
 
 
 def _pattern_from_table(table: dict[str, object], source: str) -> SecretPattern:

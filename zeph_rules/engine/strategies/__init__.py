@@ -12,9 +12,13 @@ path should not pay for compiling the regexes of the other seven.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from _collections_abc import Mapping  # collections.abc's class, without importing collections (see _common)
 
 from ._common import Confidence, StrategyFn, StrategyResult
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 #: strategy ``type`` -> the module (in this package) defining a function of that name
 _MODULES = {

@@ -7,8 +7,6 @@ compression, never information.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from .... import _regex
 from .._common import (
     Confidence,
@@ -32,11 +30,11 @@ from .cargo import (
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
-Detector = Callable[[list[str]], bool]
-Summariser = Callable[[list[str], int, int], Report]
+    Detector = Callable[[list[str]], bool]
+    Summariser = Callable[[list[str], int, int], Report]
 
 
 def _lazy(module: str, name: str) -> Callable[..., Any]:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from .... import _regex
 from .._common import cut_block, omitted_marker, plural
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
     import re
+    from collections.abc import Callable, Sequence
 
 #: a ``path/to/file.ext:LINE`` location anywhere in a line
 LOCATION = _regex.compile(r"[\w./\\-]+\.\w+:\d+")
