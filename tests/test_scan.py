@@ -3,6 +3,7 @@ reference scanner on public samples, hostile inputs, and no values anywhere."""
 
 from __future__ import annotations
 
+import pickle
 import random
 import string
 
@@ -209,8 +210,6 @@ def test_hostile_inputs_finish(hostile: bytes) -> None:
 
 
 def test_custom_patterns_and_pickling() -> None:
-    import pickle
-
     pattern = reference.SecretPattern(id="acme-key", category="platform", description="", regex=r"acme_[a-z0-9]{16}",
                                       keywords=("acme_",))
     scanner = Scanner([pattern])
@@ -229,6 +228,26 @@ def test_plain_values_rebuild_the_scanner() -> None:
     data = b"an error line\nexport GITHUB_TOKEN=ghp_" + b"a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8" + b"\nfine\n"
     assert clone.scan_marking_lines(data) == scanner.scan_marking_lines(data)
     assert clone.scan(data) and clone.marks_lines
+    # the rebuilt bucket tables are views of the cached bytes; pickling turns them back into arrays
+    assert isinstance(clone.tables.keywords.bucket_of, memoryview)
+    again = pickle.loads(pickle.dumps(clone))
+    assert type(again.tables.keywords.bucket_of) is type(scanner.tables.keywords.bucket_of)
+    assert again.tables == scanner.tables and again.scan_marking_lines(data) == scanner.scan_marking_lines(data)
+
+
+def test_the_compiled_search_refuses_malformed_bucket_tables() -> None:
+    """A bucket table of the wrong item type or too short (a damaged cache, a hand-made index) is refused, not read."""
+    scanner = default_scanner()
+    index = scanner.tables.keywords
+    if _speedups.IMPLEMENTATION != "compiled":
+        pytest.skip("the pure search reads the tables as sequences")
+    for bad in (index._replace(bucket_of=memoryview(index.bucket_of.tobytes()).cast("i")),
+                index._replace(bucket_of=memoryview(index.bucket_of.tobytes()[:1000]).cast("H")),
+                index._replace(bucket_start=memoryview(index.bucket_start.tobytes()))):
+        broken = Scanner.__new__(Scanner)
+        broken.__setstate__({**scanner.__getstate__(), "tables": scanner.tables._replace(keywords=bad)})
+        with pytest.raises(ValueError, match="bucket table"):
+            broken.scan(b"AKIA" + b"A" * 16 + b"\n")
     for broken in ((), (2, (), 0.5, ()), (1, (("id",),), 0.5, ((b"ab",), 2)), "text"):
         with pytest.raises(ValueError, match="^not a plain scanner"):
             Scanner.from_plain(broken)  # type: ignore[arg-type]
