@@ -43,9 +43,7 @@ line with a counted marker between; signal lines never fold.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
-from typing import Any
+from _collections_abc import Mapping  # collections.abc's, without importing collections (see _common)
 
 from ... import _regex, _speedups
 from ..patterns import REGEX_TIMEOUT
@@ -66,6 +64,10 @@ from ._common import (
     split_lines,
     user_pattern,
 )
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from typing import Any
 
 # -- signal lines ---------------------------------------------------------------
 
@@ -219,6 +221,8 @@ def _json_record(line: str) -> tuple[str, bool] | None:
     start = line.find("{")
     if start < 0 or not line.rstrip().endswith("}") or (start and not _JSON_PREFIX.match(line, 0, start)):
         return None
+    import json  # here: json imports re and enum, 10 ms of a filter run whose output holds no JSON
+
     try:
         record = json.loads(line[start:])
     except ValueError:

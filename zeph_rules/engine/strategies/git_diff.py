@@ -16,9 +16,6 @@ the output.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ... import _regex
 from ._common import (
     Confidence,
@@ -29,6 +26,11 @@ from ._common import (
     join_lines,
     split_lines,
 )
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 _FILE_START = _regex.compile(r"^diff --(?:git|cc|combined) (?P<paths>.+)$")
 _HEADER = _regex.compile(

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ... import _regex
 from ._common import (
     Confidence,
@@ -15,6 +12,11 @@ from ._common import (
     omitted_marker,
     split_lines,
 )
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 # A hint quotes a git command, which no locale translates: `  (use "git add <file>..." to ...)`,
 # `  (benutzen Sie "git add <Datei>...", um ...)`; the English conflict hints quote none.

@@ -19,8 +19,6 @@ see ``_user_grouping``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from ... import _regex
 from ..patterns import REGEX_TIMEOUT
 from ._common import (
@@ -37,6 +35,7 @@ from ._common import (
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
     import re
+    from collections.abc import Mapping
     from typing import Any
 
 # rustc / clippy / ruff-full heads: the location follows on a "  --> path:line:col" line

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ._common import (
     Confidence,
     StrategyResult,
@@ -16,6 +13,11 @@ from ._common import (
     split_lines,
     user_pattern,
 )
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 
 def _keep_matching(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:

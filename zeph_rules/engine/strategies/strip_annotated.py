@@ -11,9 +11,6 @@ and is not cut.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ... import _regex
 from ._common import (
     Confidence,
@@ -27,6 +24,11 @@ from ._common import (
     split_lines,
     user_pattern,
 )
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 _ERROR_START = _regex.compile(r"^(?:error(?:\[\w+\])?:|\S+:\d+:(?:\d+:)? (?:fatal )?error:)")
 _DIAGNOSTIC = _regex.compile(r"\berror\b|\bwarning\b|^\s*--> |panicked|\bFAILED\b|^\s*= (?:note|help):", _regex.IGNORECASE)

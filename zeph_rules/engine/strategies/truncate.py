@@ -15,9 +15,6 @@ any other.  ``fold_from`` lets runs fold in output shorter than
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ... import _regex, _speedups
 from ._common import (
     NUMBERISH,
@@ -33,6 +30,11 @@ from ._common import (
     split_lines,
     user_pattern,
 )
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 #: runs shorter than this are left alone; longer ones keep RUN_HEAD + RUN_TAIL lines
 _MIN_RUN = 10

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from .... import _regex
 from .._common import cut_block, omitted_marker, plural
 from ._detect import looks_like_go_json  # noqa: F401  # the detector lives apart; importable from here too
@@ -196,6 +194,8 @@ def _fold_passing_logs(out: list[str], passing_log: set[int]) -> list[str]:
 
 def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep the events of failing tests and of packages; drop runs and passes of the others."""
+    import json  # here: json imports re and enum, which plain ``go test`` output does not need
+
     report = Report()
     events: list[dict[str, object] | None] = []
     failing: set[tuple[object, object]] = set()
