@@ -269,3 +269,17 @@ def test_production_scanner_agrees_with_reference_on_public_samples() -> None:
         if expected != got:
             disagreements.append(index)
     assert len(disagreements) <= len(samples) // 200, f"{len(disagreements)} samples disagree, e.g. {disagreements[:10]}"
+
+
+def test_a_pattern_re_reads_otherwise_is_verified_with_the_regex_module() -> None:
+    """``re`` refuses ``\\p{Alnum}``; the verifier then matches with the regex module, as the reference does."""
+    from zeph_rules.engine.security import _Verifier
+
+    posix = reference.SecretPattern(id="acme-posix", category="platform", description="",
+                                    regex=r"acme_(\p{Alnum}{16})", keywords=("acme_",), secret_group=1)
+    plain = reference.SecretPattern(id="acme-plain", category="platform", description="",
+                                    regex=r"acme_([a-z0-9]{16})", keywords=("acme_",), secret_group=1)
+    assert _Verifier(posix, 0).rx is None and _Verifier(plain, 0).rx is not None
+    data = b"x = acme_0123456789abcdef\n"
+    assert [(f.rule, f.column) for f in Scanner([posix]).scan(data)] == [("acme-posix", 10)]
+    assert [(f.rule, f.column) for f in Scanner([plain]).scan(data)] == [("acme-plain", 10)]

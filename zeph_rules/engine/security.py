@@ -460,7 +460,7 @@ class Scanner:
         self.patterns = tuple(patterns)
         self.timeout = timeout
         self.tables = self._build_tables(self.patterns, line_words)
-        self._compiled: dict[int, _Compiled] = {}
+        self._compiled: dict[int, _Verifier] = {}
 
     @property
     def marks_lines(self) -> bool:
@@ -510,10 +510,10 @@ class Scanner:
         return ScanTables(bigrams, tuple(tuple(o) for o in owners), tuple(radius), tuple(reach),
                           tuple(lead >= 0 for lead in leads), tuple(leads), tuple(guarded), follow, marked)
 
-    def _compiled_pattern(self, index: int) -> _Compiled:
+    def _compiled_pattern(self, index: int) -> _Verifier:
         compiled = self._compiled.get(index)
         if compiled is None:
-            compiled = self._compiled[index] = _Compiled(self.patterns[index], index)
+            compiled = self._compiled[index] = _Verifier(self.patterns[index], index)
         return compiled
 
     def scan(self, data: bytes | str) -> list[Finding]:
@@ -561,7 +561,7 @@ class Scanner:
         For an anchored pattern the window starts at a keyword hit and only a
         match starting exactly there is tried.
         """
-        compiled = self._compiled_pattern(pattern_index)
+        verifier = self._compiled_pattern(pattern_index)
         lead = -1 if search or not self.tables.anchored[pattern_index] else self.tables.lead[pattern_index]
         start = max(0, low - CONTEXT - 4 * max(self.tables.lead[pattern_index], 0))
         end = min(len(raw), high + CONTEXT)
@@ -570,18 +570,21 @@ class Scanner:
         # large windows (hostile lines, merged clusters) always run under the
         # timeout: its fixed cost is noise there, and nothing may hang the scan
         timeout = self.timeout if self.tables.guarded[pattern_index] or end - start > LARGE_WINDOW else None
+        # without a timeout, the pattern as ``re`` compiled it (see _Verifier), else as ``regex`` did
+        compiled: Any = verifier if timeout is None and verifier.rx is not None else verifier.exact()
+        keywords = {} if compiled is verifier else {"timeout": timeout}
         try:
             if lead >= 0:
                 # the match starts at most `lead` characters before the hit: the
                 # leftmost of those few anchored attempts is the match
                 matches: Iterable[Any] = ()
                 for position in range(max(0, hit - lead), hit + 1):
-                    single = compiled.rx.match(window, position, timeout=timeout)
+                    single = compiled.rx.match(window, position, **keywords)
                     if single is not None:
                         matches = (single,)
                         break
             else:
-                matches = compiled.rx.finditer(window, hit, timeout=timeout)
+                matches = compiled.rx.finditer(window, hit, **keywords)
             for match in matches:
                 span = _secret_of(match, compiled)
                 if span is None:
@@ -666,6 +669,43 @@ class Scanner:
         self.timeout = state["timeout"]
         self.tables = state["tables"]
         self._compiled = {}
+
+
+class _Verifier:
+    """A secret pattern as the production scan verifies a candidate window with it.
+
+    Importing ``regex`` costs a ``filter`` run 32 ms here, and a window of
+    ordinary output (a file named ``tokens.py``) is verified often.  So a
+    pattern that needs no timeout is matched with ``re``, built from the
+    programs the regex cache keeps, when ``re`` compiles it without a warning;
+    the ``regex`` module's pattern (``exact``) is built only for a pattern
+    ``re`` refuses and for the windows verified under a timeout (guarded
+    patterns, long windows).  Version 0 of ``regex``, the one the patterns use,
+    is ``re``'s syntax and semantics; the conformance tests run both ways.
+    """
+
+    __slots__ = ("_exact", "allow", "order", "pattern", "rx")
+
+    def __init__(self, pattern: SecretPattern, order: int) -> None:
+        self.pattern = pattern
+        self.order = order
+        self._exact: _Compiled | None = None
+        try:
+            import warnings
+
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")  # re's FutureWarning marks syntax regex reads otherwise
+                self.rx: Any = _regex.compile(pattern.regex)
+                self.allow: tuple[Any, ...] = tuple(_regex.compile(a) for a in pattern.allowlist)
+        except Exception:  # noqa: BLE001 - any refusal: the regex module's pattern
+            self.rx = None
+            self.allow = ()
+
+    def exact(self) -> _Compiled:
+        """The pattern as the ``regex`` module compiles it (with timeouts), built on first use."""
+        if self._exact is None:
+            self._exact = _Compiled(self.pattern, self.order)
+        return self._exact
 
 
 def scanner_from_settings(settings: dict[str, Any] | None) -> Scanner | None:
