@@ -279,7 +279,7 @@ def test_a_pattern_re_reads_otherwise_is_verified_with_the_regex_module() -> Non
                                     regex=r"acme_(\p{Alnum}{16})", keywords=("acme_",), secret_group=1)
     plain = reference.SecretPattern(id="acme-plain", category="platform", description="",
                                     regex=r"acme_([a-z0-9]{16})", keywords=("acme_",), secret_group=1)
-    assert _Verifier(posix, 0).rx is None and _Verifier(plain, 0).rx is not None
+    assert _Verifier(posix, 0).fast is None and _Verifier(plain, 0).fast is not None
     data = b"x = acme_0123456789abcdef\n"
     assert [(f.rule, f.column) for f in Scanner([posix]).scan(data)] == [("acme-posix", 10)]
     assert [(f.rule, f.column) for f in Scanner([plain]).scan(data)] == [("acme-plain", 10)]

@@ -571,8 +571,11 @@ class Scanner:
         # timeout: its fixed cost is noise there, and nothing may hang the scan
         timeout = self.timeout if self.tables.guarded[pattern_index] or end - start > LARGE_WINDOW else None
         # without a timeout, the pattern as ``re`` compiled it (see _Verifier), else as ``regex`` did
-        compiled: Any = verifier if timeout is None and verifier.rx is not None else verifier.exact()
-        keywords = {} if compiled is verifier else {"timeout": timeout}
+        keywords: dict[str, float | None] = {}
+        if timeout is None and verifier.fast is not None:
+            compiled = verifier.fast
+        else:
+            compiled, keywords = verifier.exact(), {"timeout": timeout}
         try:
             if lead >= 0:
                 # the match starts at most `lead` characters before the hit: the
@@ -684,22 +687,21 @@ class _Verifier:
     is ``re``'s syntax and semantics; the conformance tests run both ways.
     """
 
-    __slots__ = ("_exact", "allow", "order", "pattern", "rx")
+    __slots__ = ("_exact", "fast", "order", "pattern")
 
     def __init__(self, pattern: SecretPattern, order: int) -> None:
         self.pattern = pattern
         self.order = order
         self._exact: _Compiled | None = None
+        self.fast: _Compiled | None
         try:
             import warnings
 
             with warnings.catch_warnings():
                 warnings.simplefilter("error")  # re's FutureWarning marks syntax regex reads otherwise
-                self.rx: Any = _regex.compile(pattern.regex)
-                self.allow: tuple[Any, ...] = tuple(_regex.compile(a) for a in pattern.allowlist)
+                self.fast = _Compiled(pattern, order, _regex.compile)
         except Exception:  # noqa: BLE001 - any refusal: the regex module's pattern
-            self.rx = None
-            self.allow = ()
+            self.fast = None
 
     def exact(self) -> _Compiled:
         """The pattern as the ``regex`` module compiles it (with timeouts), built on first use."""

@@ -17,8 +17,9 @@ from .._records import NamedTuple
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Sequence
+    from collections.abc import Callable, Iterable, Sequence
     from pathlib import Path
+    from typing import Any
 
     import regex  # imported where a pattern is compiled: the warm filter path mostly needs neither
 
@@ -142,12 +143,15 @@ def load_patterns(path: str | Path | None = None) -> tuple[SecretPattern, ...]:
 class _Compiled:
     __slots__ = ("allow", "keywords", "order", "pattern", "rx")
 
-    def __init__(self, pattern: SecretPattern, order: int) -> None:
-        import regex
+    def __init__(self, pattern: SecretPattern, order: int, compiler: Callable[[str], Any] | None = None) -> None:
+        """Compile the pattern and its allowlist with ``compiler``, by default the ``regex`` module's."""
+        if compiler is None:
+            import regex
 
+            compiler = regex.compile
         self.pattern = pattern
-        self.rx = regex.compile(pattern.regex)
-        self.allow = tuple(regex.compile(a) for a in pattern.allowlist)
+        self.rx: Any = compiler(pattern.regex)  # a regex pattern, or an re one (see security._Verifier)
+        self.allow = tuple(compiler(a) for a in pattern.allowlist)
         self.keywords = tuple(k.lower() for k in pattern.keywords)
         self.order = order
 
