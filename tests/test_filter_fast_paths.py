@@ -226,16 +226,16 @@ print("SECRET", [f.rule for f in found], "regex" in sys.modules)
 """
 
 
-def _run_warm(probe: str, tmp_path: Any) -> list[str]:
-    """Run ``probe`` until a run finds the compiled graph cached (the first fills the cache); return its lines."""
+def _run_warm(probe: str, tmp_path: Any, *args: str) -> list[str]:
+    """Run ``probe`` (with ``args``) until a run finds what it needs cached (the first fills the cache); return its lines."""
     import os
     import subprocess
     import sys
 
     env = {**os.environ, "ZEPH_RULES_CACHE_DIR": str(tmp_path / "cache")}
     for _ in range(4):  # a rule file edited between two runs makes the next one cold again
-        lines = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True,
-                               cwd=tmp_path).stdout.splitlines()
+        lines = subprocess.run([sys.executable, "-c", probe, *args], env=env, capture_output=True, text=True,
+                               check=True, cwd=tmp_path).stdout.splitlines()
         if "WARM True" in lines:
             return lines
     raise AssertionError("the compiled graph was never found in the cache")
@@ -307,22 +307,12 @@ print("WARM", "zeph_rules.engine.graph" not in sys.modules)
                                   "pytest/fail"])
 def test_a_cached_plan_of_each_strategy_imports_no_slow_standard_module(case: str, tmp_path: Any) -> None:
     """Each strategy's module is imported by the runs that use it: none may bring typing, collections or re."""
-    import os
-    import subprocess
-    import sys
     import tomllib
     from pathlib import Path
 
     folder = Path(__file__).parent / "fixtures" / case
     meta = tomllib.loads((folder / "case.toml").read_text(encoding="utf-8"))
-    env = {**os.environ, "ZEPH_RULES_CACHE_DIR": str(tmp_path / "cache")}
-    argv = [sys.executable, "-c", _FIXTURE_PROBE, str(folder / "raw.txt"), meta["command"], str(meta["exit_code"])]
-    for _ in range(4):  # the first run fills the cache
-        lines = subprocess.run(argv, env=env, capture_output=True, text=True, check=True, cwd=tmp_path).stdout.splitlines()
-        if "WARM True" in lines:
-            break
-    else:
-        raise AssertionError("the plan was never found in the cache")
+    lines = _run_warm(_FIXTURE_PROBE, tmp_path, str(folder / "raw.txt"), meta["command"], str(meta["exit_code"]))
     new = set(next(line for line in lines if line.startswith("NEW")).split()[1:])
     assert not _SLOW_STANDARD_MODULES & new, _SLOW_STANDARD_MODULES & new
 
