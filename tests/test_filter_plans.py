@@ -251,22 +251,28 @@ def test_a_full_plan_store_is_cut_to_seven_eighths(tmp_path: Path, monkeypatch: 
     assert kept == {True}
 
 
-def test_a_plan_carries_the_proven_literals_of_its_patterns(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A cached plan's run takes the strip_noise prefilter's literals from the plan instead of parsing the patterns."""
+def test_a_plan_carries_the_facts_of_its_patterns(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A cached plan's run takes its regexes' literals and plain-``re`` limits from the plan instead of parsing them."""
     from zeph_rules.engine import patterns
 
     plan = build_plan(load(cache=False), "RUST_BACKTRACE=1 cargo test", 101)
     sources = [value for _, effect, payload in plan.rules if effect == "strip_noise"
                for name, value in payload if name == "patterns"]
-    assert sources and plan.literals
-    assert [source for source, _, _ in plan.literals] == [source for group in sources for source in group]
-    for source, flags, answer in plan.literals:
-        assert answer == patterns.required_literals.__wrapped__(source, flags)  # the uncached proof
-    # a fresh process knows nothing: with the proof unavailable, the run must take the plan's answers
+    assert sources and plan.pattern_facts
+    assert {source for group in sources for source in group} <= {source for source, *_ in plan.pattern_facts}
+    for source, flags, answer, limit in plan.pattern_facts:
+        assert answer == patterns.required_literals.__wrapped__(source, flags)  # the uncached proofs
+        assert limit == patterns.plain_re_line_limit.__wrapped__(source, flags)
+    assert any(limit for *_, limit in plan.pattern_facts)
+    # a fresh process knows nothing: with the proofs unavailable, the run must take the plan's answers
     monkeypatch.setattr(patterns, "_PROVEN", {})
-    patterns.required_literals.cache_clear()
+    monkeypatch.setattr(patterns, "_LIMITS", {})
+    for cached in (patterns.required_literals, patterns.plain_re_line_limit, patterns.rule_pattern):
+        cached.cache_clear()
     monkeypatch.setattr(patterns, "regex_literal_alternatives", lambda *args: pytest.fail("parsed a proven pattern"))
+    monkeypatch.setattr(patterns, "_backtracking_cost", lambda *args: pytest.fail("parsed a proven pattern"))
     raw = "thread 'a' panicked at src/lib.rs:1:1:\nboom\nstack backtrace:\n   0: std::rt::lang_start\n"
     result = run_plan(plan, "RUST_BACKTRACE=1 cargo test", raw, 101)
     assert "boom" in result.output
-    patterns.required_literals.cache_clear()
+    for cached in (patterns.required_literals, patterns.plain_re_line_limit, patterns.rule_pattern):
+        cached.cache_clear()

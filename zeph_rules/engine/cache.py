@@ -47,9 +47,10 @@ else:
 #: 2: ``Span`` moved to ``engine.span``; 3: the scanner's records are named tuples; 4: it marks signal lines;
 #: 5: its keyword index has one prefilter table
 _FORMAT = 5
-#: the layout of a plan file: (format, command, exit code, rules, redact, has scanner, literals);
-#: 2: named-tuple records, 3: line words, 4: the proven literals of its patterns, 5: marshal, not pickle
-_PLAN_FORMAT = 5
+#: the layout of a plan file: (format, command, exit code, rules, redact, has scanner, pattern facts);
+#: 2: named-tuple records, 3: line words, 4: the proven literals of its patterns, 5: marshal, not pickle,
+#: 6: every pattern's facts (literals and plain-``re`` line limit)
+_PLAN_FORMAT = 6
 #: plans kept per graph key, and graph keys that keep plans
 MAX_PLANS = 256
 MAX_PLAN_SETS = 8
@@ -144,7 +145,7 @@ def _plan_name(command: str, exit_code: int | None) -> str:
 
 
 def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tuple[Any, ...], bool, Any, tuple[Any, ...]] | None:
-    """Return ``(rules, redact, scanner, literals)`` cached for graph ``key`` and the command, or None (a miss)."""
+    """Return ``(rules, redact, scanner, pattern facts)`` cached for graph ``key`` and the command, or None (a miss)."""
     directory = cache_dir()
     if directory is None:
         return None
@@ -153,9 +154,9 @@ def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tup
     try:
         with open(path, "rb") as handle:
             # loads(read()): load() on a file reads item by item, several times slower
-            fmt, cached_command, cached_exit, rules, redact, has_scanner, literals = marshal.loads(handle.read())
+            fmt, cached_command, cached_exit, rules, redact, has_scanner, facts = marshal.loads(handle.read())
         if (fmt != _PLAN_FORMAT or cached_command != command or cached_exit != exit_code
-                or type(rules) is not tuple or type(redact) is not bool or type(literals) is not tuple):
+                or type(rules) is not tuple or type(redact) is not bool or type(facts) is not tuple):
             return None
     except Exception:  # noqa: BLE001 - any problem means "not cached"
         return None
@@ -178,11 +179,11 @@ def load_cached_plan(key: str, command: str, exit_code: int | None) -> tuple[tup
         os.utime(path)  # the pruning below keeps the most recently used plans
     except OSError:
         pass
-    return rules, redact, scanner, literals
+    return rules, redact, scanner, facts
 
 
 def store_cached_plan(key: str, command: str, exit_code: int | None, rules: tuple[Any, ...], redact: bool,
-                      scanner: Any, literals: tuple[Any, ...] = ()) -> None:
+                      scanner: Any, facts: tuple[Any, ...] = ()) -> None:
     """Write the plan for graph ``key`` and the command (and the graph's scanner, once); failures are silent."""
     directory = cache_dir()
     if directory is None:
@@ -194,7 +195,7 @@ def store_cached_plan(key: str, command: str, exit_code: int | None, rules: tupl
         if scanner is not None and not os.path.isfile(os.path.join(folder, _SCANNER)):
             write_bytes_atomic(folder, _SCANNER, marshal.dumps(scanner.to_plain()))
         write_bytes_atomic(folder, _plan_name(command, exit_code),
-                           marshal.dumps((_PLAN_FORMAT, command, exit_code, rules, redact, scanner is not None, literals)))
+                           marshal.dumps((_PLAN_FORMAT, command, exit_code, rules, redact, scanner is not None, facts)))
         _prune(folder, MAX_PLANS, lambda entry: entry.is_file() and entry.name.endswith(_PLAN_SUFFIX))
         if new_set:
             _prune(plans, MAX_PLAN_SETS - 1, lambda entry: entry.is_dir() and entry.name != key)

@@ -133,7 +133,7 @@ def load_plan(paths: Sequence[str | Path], builtin: bool, command: str, exit_cod
             return FilterPlan(*cached)
     plan = build_plan(_load(inputs, key, paths, builtin, cache=True), command, exit_code)
     if complete:
-        store_cached_plan(key, command, exit_code, plan.rules, plan.redact, plan.scanner, plan.literals)
+        store_cached_plan(key, command, exit_code, plan.rules, plan.redact, plan.scanner, plan.pattern_facts)
     return plan
 
 

@@ -61,10 +61,16 @@ def compile_regex(source: str, flags: str = "") -> Any:
 _PROVEN: dict[tuple[str, str], tuple[tuple[str, ...], bool] | None] = {}
 
 
-def remember_required_literals(proven: Iterable[tuple[str, str, tuple[tuple[str, ...], bool] | None]]) -> None:
-    """Take ``(source, flags, required_literals(source, flags))`` answers worked out earlier by this version."""
-    for source, flags, answer in proven:
+def remember_pattern_facts(proven: Iterable[tuple[str, str, tuple[tuple[str, ...], bool] | None, int]]) -> None:
+    """Take ``(source, flags, required_literals(...), plain_re_line_limit(...))`` worked out earlier by this version."""
+    for source, flags, answer, limit in proven:
         _PROVEN[source, flags] = answer
+        _LIMITS[source, flags] = limit
+
+
+def pattern_facts(source: str, flags: str = "") -> tuple[str, str, tuple[tuple[str, ...], bool] | None, int]:
+    """What ``remember_pattern_facts`` takes for one pattern."""
+    return source, flags, required_literals(source, flags), plain_re_line_limit(source, flags)
 
 
 @bounded_cache(maxsize=4096)
@@ -103,6 +109,317 @@ def regex_may_match(source: str, flags: str, text: str, folded: str | None = Non
     else:
         haystack = text
     return any(literal in haystack for literal in literals)
+
+
+#: the backtracking steps one ``re`` call may be proven to need, at most, before it may run without a
+#: timeout: at most about ``REGEX_TIMEOUT`` (5-10 ns a step here), what a ``regex`` call may take now
+PLAIN_RE_STEP_BUDGET = 20_000_000
+
+#: ``plain_re_line_limit`` answers worked out when a cached plan was built (see ``remember_pattern_facts``)
+_LIMITS: dict[tuple[str, str], int] = {}
+
+
+@bounded_cache(maxsize=4096)
+def plain_re_line_limit(source: str, flags: str = "") -> int:
+    """Return the longest text on which ``re`` runs the rule regex within the step budget; 0: never.
+
+    ``regex`` with a timeout costs about 2 µs a call, and importing the
+    module about 30 ms a ``filter`` process.  ``re`` has no timeout, so it
+    may only run a pattern whose worst case is proven small on the text at
+    hand.  The proof reads the parsed pattern: a choice point multiplies the
+    work by its number of options, an unbounded repeat of a part that
+    matches one way only (``[^:]*``, ``(?:ab)+``) by the length of the text,
+    and a search that is not anchored at the start by the length again.  A
+    repeat of a part with choices or repeats of its own (the shape that
+    backtracks exponentially), a backreference, a conditional, ``regex``-only
+    syntax, a pattern ``re`` warns about or parses differently: 0, and the
+    pattern keeps ``regex`` and its timeout.
+    """
+    known = _LIMITS.get((source, flags))
+    if known is not None:
+        return known
+    if regex_only_syntax(source) or _loose_brace(source):
+        return 0
+    import warnings
+
+    from ._sre import sre_constants, sre_parse
+
+    bits = 0
+    for flag in flags:
+        bits |= _FLAG_BITS.get(flag, 0)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a pattern re reads with a warning may mean another thing to regex
+            parsed = sre_parse.parse(source, bits)
+    except Exception:  # noqa: BLE001 - re refuses it: regex only
+        return 0
+    cost = _backtracking_cost(list(parsed.data), sre_constants, parsed.state.flags)
+    if cost is None:
+        return 0
+    factor, degree = cost[1]
+    items: list[Any] = list(parsed.data)
+    first_op, first_argument = items[0] if items else (None, None)
+    anchored = first_op is sre_constants.AT and (
+        first_argument is sre_constants.AT_BEGINNING_STRING
+        or (first_argument is sre_constants.AT_BEGINNING and not parsed.state.flags & _regex.MULTILINE)
+    )
+    if not anchored:
+        degree += 1  # a search tries every start
+    if degree == 0:
+        return max(PLAIN_RE_STEP_BUDGET - factor, 0)
+    # the longest n with factor * (n + 1) ** degree + n within the budget
+    low, high = 0, PLAIN_RE_STEP_BUDGET
+    while low < high:
+        middle = (low + high + 1) // 2
+        if factor * (middle + 1) ** degree + middle <= PLAIN_RE_STEP_BUDGET:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _loose_brace(source: str) -> bool:
+    """Whether ``source`` holds a ``{`` that is not a counted repeat (``re`` reads it as text, ``regex`` may not)."""
+    import re
+
+    # an unescaped brace (after an even run of backslashes) that does not open {m}, {m,}, {,n} or {m,n}
+    return re.search(r"(?<!\\)(?:\\\\)*\{(?!\d*(?:,\d*)?\})", source) is not None
+
+
+#: a bound ``factor * n ** degree`` on a count of ways or of steps, for a text of ``n`` characters
+if TYPE_CHECKING:
+    Bound = tuple[int, int]
+
+
+def _times(a: Bound, b: Bound) -> Bound:
+    return a[0] * b[0], a[1] + b[1]
+
+
+def _plus(a: Bound, b: Bound) -> Bound:
+    return a[0] + b[0], max(a[1], b[1])  # f n^d + g n^e <= (f + g) n^max(d, e) for n >= 1
+
+
+def _backtracking_cost(items: list[Any], constants: Any, flags: int) -> tuple[Bound, Bound] | None:
+    """Bound matching ``items`` from one start: the ways it can end, and the steps it takes; None: no bound.
+
+    Each part runs once for every way the parts before it can end, so a
+    choice multiplies what follows by its options and a repeat by ``n`` --
+    unless it is one that never gives a way back: a lookaround, an atomic
+    group, or a repeat that cannot take the character that must follow it
+    (``\\d+\\]``, ``\\S+ from``), whose backtracking is a walk back that
+    fails at each step.  Those add their steps and leave one way.
+    """
+    ways: Bound = (1, 0)
+    steps: Bound = (1, 0)
+    simple = (constants.LITERAL, constants.NOT_LITERAL, constants.ANY, constants.IN, constants.AT,
+              constants.CATEGORY)
+    repeats = (constants.MAX_REPEAT, constants.MIN_REPEAT, getattr(constants, "POSSESSIVE_REPEAT", None))
+    for index, (op, argument) in enumerate(items):
+        part: tuple[Bound, Bound] | None
+        if op in simple:
+            part = (1, 0), (1, 0)
+        elif op is constants.SUBPATTERN:
+            group_flags = (flags | argument[1]) & ~argument[2] if len(argument) == 4 else flags
+            part = _backtracking_cost(list(argument[-1]), constants, group_flags)
+        elif op in (getattr(constants, "ATOMIC_GROUP", None), constants.ASSERT, constants.ASSERT_NOT):
+            inner = _backtracking_cost(list(argument if op is getattr(constants, "ATOMIC_GROUP", None)
+                                            else argument[1]), constants, flags)
+            part = None if inner is None else ((1, 0), inner[1])  # never re-entered: one way on
+        elif op is constants.BRANCH:
+            options = [_backtracking_cost(list(branch), constants, flags) for branch in argument[1]]
+            if any(option is None for option in options):
+                return None
+            known = [option for option in options if option is not None]
+            part = ((sum(way[0] for way, _ in known), max(way[1] for way, _ in known)),
+                    (sum(step[0] for _, step in known), max(step[1] for _, step in known)))
+        elif op in repeats:
+            low, high, body = argument
+            inner = _backtracking_cost(list(body), constants, flags)
+            if inner is None:
+                return None
+            body_ways, body_steps = inner
+            if high is constants.MAXREPEAT:
+                if body_ways != (1, 0):
+                    return None  # a repeated part that can end several ways: exponential
+                walk = _times((1, 1), body_steps)
+                if op is repeats[2] or _stops_before(list(body), items[index + 1 :], constants, flags):
+                    part = (1, 0), walk  # possessive, or only its longest run can go on
+                else:
+                    part = (1, 1), walk
+            else:
+                # ways: one per count taken, each as many as its repeats can end; steps: each repeat runs
+                # once per way the ones before it ended
+                count = high - low + 1
+                part = ((count * body_ways[0] ** high, body_ways[1] * high),
+                        (max(high, 1) * body_ways[0] ** max(high - 1, 0) * body_steps[0],
+                         body_ways[1] * max(high - 1, 0) + body_steps[1]))
+        else:
+            return None  # a backreference, a conditional, anything not read here
+        if part is None:
+            return None
+        steps = _plus(steps, _times(ways, part[1]))
+        ways = _times(ways, part[0])
+        if steps[0] > PLAIN_RE_STEP_BUDGET or steps[1] > 8 or ways[0] > PLAIN_RE_STEP_BUDGET:
+            return None
+    return ways, steps
+
+
+def _stops_before(body: list[Any], rest: list[Any], constants: Any, flags: int) -> bool:
+    """Whether a one-character ``body`` can never match the character that must come right after it."""
+    if len(body) != 1:
+        return False
+    followers = _first_chars(rest, constants)
+    if followers is None or followers[1]:
+        return False  # what follows is unknown, or may be nothing (the rest lies outside this group)
+    chars = followers[0]
+    if flags & _regex.IGNORECASE:
+        chars = {variant for char in chars for variant in (char, char.lower(), char.upper())}
+    return not any(_may_take(body[0], char, constants, flags) for char in chars)
+
+
+def _first_chars(items: list[Any], constants: Any) -> tuple[set[str], bool] | None:
+    """The characters a match of ``items`` may start with, and whether it may be empty; None: unknown."""
+    chars: set[str] = set()
+    for op, argument in items:
+        inner: tuple[set[str], bool] | None
+        if op is constants.AT:
+            continue  # zero-width
+        if op in (constants.LITERAL, constants.IN):
+            found = _few_chars(op, argument, constants)
+            if found is None:
+                return None
+            return chars | found, False
+        if op is constants.SUBPATTERN:
+            inner = _first_chars(list(argument[-1]), constants)
+        elif op in (constants.MAX_REPEAT, constants.MIN_REPEAT, getattr(constants, "POSSESSIVE_REPEAT", None)):
+            inner = _first_chars(list(argument[2]), constants)
+            if inner is not None and argument[0] == 0:
+                inner = inner[0], True
+        elif op is constants.BRANCH:
+            options = [_first_chars(list(branch), constants) for branch in argument[1]]
+            if any(option is None for option in options):
+                return None
+            inner = (set().union(*(option[0] for option in options)),  # type: ignore[index]
+                     any(option[1] for option in options))  # type: ignore[index]
+        else:
+            return None
+        if inner is None:
+            return None
+        chars |= inner[0]
+        if not inner[1]:
+            return chars, False
+    return chars, True
+
+
+def _few_chars(op: Any, argument: Any, constants: Any) -> set[str] | None:
+    """The characters a literal or a small positive set matches; None for anything else."""
+    if op is constants.LITERAL:
+        return {chr(argument)}
+    if op is not constants.IN:
+        return None
+    chars: set[str] = set()
+    for member_op, value in argument:
+        if member_op is constants.LITERAL:
+            chars.add(chr(value))
+        elif member_op is constants.RANGE and value[1] - value[0] < 128:
+            chars.update(chr(code) for code in range(value[0], value[1] + 1))
+        else:
+            return None  # a negation, a category, a wide range
+    return chars
+
+
+def _may_take(item: tuple[Any, Any], char: str, constants: Any, flags: int) -> bool:
+    """Whether the one-character pattern ``item`` may match ``char`` (True when unsure)."""
+    import re
+
+    op, argument = item
+    if op is constants.LITERAL:
+        return flags & _regex.IGNORECASE != 0 or chr(argument) == char
+    if op is constants.NOT_LITERAL:
+        return True if flags & _regex.IGNORECASE else chr(argument) != char
+    if op is not constants.IN:
+        return True
+    categories = {
+        constants.CATEGORY_DIGIT: r"\d", constants.CATEGORY_NOT_DIGIT: r"\D",
+        constants.CATEGORY_SPACE: r"\s", constants.CATEGORY_NOT_SPACE: r"\S",
+        constants.CATEGORY_WORD: r"\w", constants.CATEGORY_NOT_WORD: r"\W",
+    }
+    negated = False
+    found = False
+    for member_op, value in argument:
+        if member_op is constants.NEGATE:
+            negated = True
+        elif member_op is constants.LITERAL:
+            found = found or chr(value) == char
+        elif member_op is constants.RANGE:
+            found = found or value[0] <= ord(char) <= value[1]
+        elif member_op is constants.CATEGORY and value in categories:
+            found = found or re.match(categories[value], char, flags & _regex.ASCII) is not None
+        else:
+            return True
+    if flags & _regex.IGNORECASE:
+        return True if negated else found or char.lower() != char.upper()
+    return found != negated
+
+
+class RulePattern:
+    """A rule regex: run by ``re`` where its shape proves it fast on the text, else by ``regex`` with a timeout.
+
+    ``search`` answers None and ``sub`` leaves the text as it is when the
+    ``regex`` evaluation times out.
+    """
+
+    __slots__ = ("_exact", "_plain", "flags", "limit", "source")
+
+    def __init__(self, source: str, flags: str = "") -> None:
+        self.source, self.flags = source, flags
+        #: the longest text ``re`` searches; -1: none, not even the empty line
+        self.limit = -1
+        self._plain: Any = None
+        self._exact: Any = None
+        limit = plain_re_line_limit(source, flags)
+        if limit:
+            bits = 0
+            for flag in flags:
+                bits |= _FLAG_BITS[flag]
+            try:
+                self._plain = _regex.compile(source, bits)
+                self.limit = limit
+            except Exception:  # noqa: BLE001 - re refuses what the analysis read: regex decides
+                pass
+
+    def __repr__(self) -> str:
+        return f"RulePattern({self.source!r}, {self.flags!r}, limit={self.limit})"
+
+    def exact(self) -> Any:
+        """The pattern compiled by the ``regex`` module (imported on first use)."""
+        if self._exact is None:
+            self._exact = compile_regex(self.source, self.flags)
+        return self._exact
+
+    def search(self, text: str) -> Any:
+        """The first match in ``text``, or None (also when the evaluation times out)."""
+        if len(text) <= self.limit:
+            return self._plain.search(text)
+        try:
+            return self.exact().search(text, timeout=REGEX_TIMEOUT)
+        except TimeoutError:
+            return None
+
+    def sub(self, replacement: str, text: str) -> str:
+        """``text`` with every match replaced by ``replacement`` (unchanged when the evaluation times out)."""
+        if len(text) <= self.limit:
+            return self._plain.sub(replacement, text)  # type: ignore[no-any-return]
+        try:
+            return self.exact().sub(replacement, text, timeout=REGEX_TIMEOUT)  # type: ignore[no-any-return]
+        except TimeoutError:
+            return text
+
+
+@bounded_cache(maxsize=4096)
+def rule_pattern(source: str, flags: str = "") -> RulePattern:
+    """The ``RulePattern`` of a rule regex (cached)."""
+    return RulePattern(source, flags)
 
 
 def regex_search(source: str, flags: str, text: str) -> bool:
@@ -221,8 +538,9 @@ def glob_prefix(glob: str) -> str:
 # ---------------------------------------------------------------- regex literals
 
 
-#: ``regex``-module syntax that ``re`` parses differently (fuzzy counts, POSIX classes).
-_REGEX_ONLY_SYNTAX_SOURCE = r"\{[^}]*[eids]\s*[<=]|\[:|\\[pPNXLGKmM]|\(\?[|V]|\(\?[a-zA-Z]*[fbVwr]"
+#: ``regex``-module syntax that ``re`` parses differently (fuzzy counts, POSIX classes such as ``[:alpha:]``
+#: -- not ``[:-]``, a set of two characters to both).
+_REGEX_ONLY_SYNTAX_SOURCE = r"\{[^}]*[eids]\s*[<=]|\[:\^?[A-Za-z_]+:\]|\\[pPNXLGKmM]|\(\?[|V]|\(\?[a-zA-Z]*[fbVwr]"
 
 
 def regex_only_syntax(source: str) -> bool:

@@ -22,7 +22,7 @@ import time
 
 from .. import _speedups
 from .._records import NamedTuple
-from .patterns import remember_required_literals
+from .patterns import remember_pattern_facts
 from .sanitize import sanitize
 from .signals import SIGNAL_WORDS, restore_signals
 from .strategies import STRATEGIES, Confidence
@@ -144,9 +144,9 @@ class FilterPlan(NamedTuple):
     rules: tuple[PlannedRule, ...]
     redact: bool = False
     scanner: Any = None  # a security.Scanner, or None when the security pass is off
-    #: ``(source, flags, patterns.required_literals(source, flags))`` of the strip_noise patterns, worked
-    #: out when the plan was built, so that a cached plan's run need not parse them again
-    literals: tuple[tuple[str, str, Any], ...] = ()
+    #: ``patterns.pattern_facts`` of the rules' regexes (their required literals and how long a text ``re``
+    #: may search without a timeout), worked out when the plan was built: a cached plan's run parses none
+    pattern_facts: tuple[tuple[str, str, Any, int], ...] = ()
 
 
 def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) -> FilterPlan:
@@ -158,24 +158,32 @@ def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) 
         rules=rules,
         redact=bool(security.get("redact")) if isinstance(security, dict) else False,
         scanner=graph.extra.get("scanner"),
-        literals=_proven_literals(rules),
+        pattern_facts=_pattern_facts(rules),
     )
 
 
-def _proven_literals(rules: tuple[PlannedRule, ...]) -> tuple[tuple[str, str, Any], ...]:
-    """Return ``(source, "", required_literals(source))`` for every pattern of the plan's strip_noise rules."""
-    from .patterns import required_literals
+#: the strategy parameters that hold regexes (a string or a list of strings); tests check them against
+#: the parameter models' regex fields
+PATTERN_PARAMETERS = frozenset({
+    "patterns", "until", "keep_first_of_run", "summary_pattern", "keep_patterns", "rule_pattern",
+    "location_pattern", "normalize_patterns", "routine_patterns",
+})
+
+
+def _pattern_facts(rules: tuple[PlannedRule, ...]) -> tuple[tuple[str, str, Any, int], ...]:
+    """Return ``patterns.pattern_facts`` of every regex the plan's rules hold, in order, once each."""
+    from .patterns import pattern_facts
 
     sources: dict[str, None] = {}
-    for _, effect, payload in rules:
-        if effect != "strip_noise":
-            continue
+    for _, _, payload in rules:
         for name, value in payload:
-            if name == "patterns" and isinstance(value, (list, tuple)):
-                sources.update((source, None) for source in value if isinstance(source, str))
-            elif name == "keep_first_of_run" and isinstance(value, str):
+            if name not in PATTERN_PARAMETERS:
+                continue
+            if isinstance(value, str):
                 sources[value] = None
-    return tuple((source, "", required_literals(source)) for source in sources)
+            elif isinstance(value, (list, tuple)):
+                sources.update((source, None) for source in value if isinstance(source, str))
+    return tuple(pattern_facts(source) for source in sources)
 
 
 def run_filters(graph: MatcherGraph, command: str, output: str, exit_code: int | None = None,
@@ -194,8 +202,8 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
     """
     if raw is None:
         raw = output.encode("utf-8", "surrogateescape")
-    if plan.literals:
-        remember_required_literals(plan.literals)
+    if plan.pattern_facts:
+        remember_pattern_facts(plan.pattern_facts)
     security_result = _start_security_pass(plan.scanner, output, raw)
     clean = sanitize(output)
     text = clean

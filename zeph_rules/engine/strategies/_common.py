@@ -8,7 +8,7 @@ from _collections_abc import Callable
 
 from ... import _regex, _speedups
 from ..._records import NamedTuple
-from ..patterns import REGEX_TIMEOUT, compile_regex
+from ..patterns import RulePattern, rule_pattern
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
@@ -202,19 +202,16 @@ def omitted_marker(count: int, what: str = "line", where: str = "") -> str:
     return f"... ({plural(count, what)}{qualifier} omitted) ..."
 
 
-def user_pattern(source: str) -> Any:
-    """Compile a user-supplied regex with the ``regex`` module (cached)."""
-    return compile_regex(source)
+def user_pattern(source: str) -> RulePattern:
+    """The ``RulePattern`` of a user-supplied regex (cached): ``re`` where proven fast, else ``regex``."""
+    return rule_pattern(source)
 
 
-def matches_any(patterns: list[Any], line: str) -> bool:
-    """Return whether any compiled user pattern matches ``line``; a timeout counts as no match."""
+def matches_any(patterns: list[RulePattern], line: str) -> bool:
+    """Return whether any user pattern matches ``line``; a timeout counts as no match."""
     for pattern in patterns:
-        try:
-            if pattern.search(line, timeout=REGEX_TIMEOUT) is not None:
-                return True
-        except TimeoutError:
-            continue
+        if pattern.search(line) is not None:
+            return True
     return False
 
 

@@ -46,7 +46,6 @@ from __future__ import annotations
 from _collections_abc import Mapping  # collections.abc's, without importing collections (see _common)
 
 from ... import _regex, _speedups
-from ..patterns import REGEX_TIMEOUT
 from ..signals import SIGNAL as _SECURITY
 from ..signals import SIGNAL_WORDS
 from ._common import (
@@ -308,10 +307,7 @@ def _apply_user_normalisers(lines: list[str], sources: list[str]) -> list[str]:
     normalised: list[str] = []
     for line in lines:
         for pattern in patterns:
-            try:
-                line = pattern.sub("<*>", line, timeout=REGEX_TIMEOUT)
-            except TimeoutError:
-                continue
+            line = pattern.sub("<*>", line)
         normalised.append(line)
     return normalised
 

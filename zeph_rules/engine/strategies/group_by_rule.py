@@ -20,7 +20,6 @@ see ``_user_grouping``.
 from __future__ import annotations
 
 from ... import _regex
-from ..patterns import REGEX_TIMEOUT
 from ._common import (
     Confidence,
     StrategyResult,
@@ -644,11 +643,8 @@ def _user_grouping(lines: list[str], location_source: str | None, rule_source: s
     members: list[tuple[str, str, str] | None] = []  # per line: (group key, location, text), None for a plain line
     heading = ""
     for line in lines:
-        try:
-            rule = rule_pattern.search(line, timeout=REGEX_TIMEOUT)
-            located = location_pattern.search(line, timeout=REGEX_TIMEOUT) if location_pattern else None
-        except TimeoutError:
-            rule = located = None
+        rule = rule_pattern.search(line)
+        located = location_pattern.search(line) if location_pattern and rule is not None else None
         if rule is None:
             members.append(None)
             if line.strip():
