@@ -87,6 +87,12 @@ class _FileDiff:
 
 
 #: ``commit <sha>`` opening each commit of ``git log -p`` / ``git show A B`` (maybe with decorations)
+#: a changed line that declares a function, type or module (Python, Rust, Go, JS/TS, C#/Java, Ruby): what a
+#: reader of a cut diff looks for first, so it stays past the budget
+_DECLARATION = _regex.compile(
+    r"^[-+]{1,2}\s*(?:(?:pub(?:\([a-z]+\))?|export|default|async|static|public|private|protected|internal|unsafe)\s+)*"
+    r"(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|record)\s"
+)
 _COMMIT = _regex.compile(r"^commit [0-9a-f]{7,64}(?:\s|$)")
 #: per-commit metadata that ``git log`` output without patches loses too (see the git-log rule)
 _GIT_MESSAGE = _regex.compile(r"^(?:fatal|error|warning|usage): ")
@@ -190,7 +196,8 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
     before each hunk's first change on (the context git prints above a change
     says least).  When it does not, the hunks keep their changes in order
     until it runs out, so the changes shown are whole rather than one line of
-    every pair; the hunk headers after them still say where the rest is.
+    every pair; the hunk headers after them still say where the rest is, and
+    every changed line that declares a function or a type stays too.
     """
     hunks: list[list[int]] = []
     for index, (_, is_header) in enumerate(file_diff.lines):
@@ -211,6 +218,8 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
         for changed in changes:
             kept.update(changed[:left])
             left -= min(len(changed), left)
+        kept.update(index for changed in changes for index in changed
+                    if _DECLARATION.match(file_diff.lines[index][0]) is not None)
         return kept
     context = [len(hunk) - len(changed) for hunk, changed in zip(hunks, changes)]
     for hunk, changed, extra in zip(hunks, changes, _fair_shares(context, left)):
