@@ -366,10 +366,11 @@ def test_cargo_test_list_is_a_listing_not_a_run(graph: MatcherGraph) -> None:
     assert "cargo-test" in graph.filter("cargo test --lib", "x\n", 0).rules
 
 
-def test_git_log_keeps_who_wrote_each_commit(graph: MatcherGraph) -> None:
-    out = graph.filter("git log --stat -n 30", _raw("git/q9_log_stat_n30"), 0).output
+def test_git_log_keeps_who_wrote_each_commit_and_when(graph: MatcherGraph) -> None:
+    raw = _raw("git/q9_log_stat_n30")
+    out = graph.filter("git log --stat -n 30", raw, 0).output
     assert "Author: Priya Natarajan <priya@example.com>" in out
-    assert "\nDate:" not in out
+    assert out.count("\nDate:") == raw.count("\nDate:") == 30
 
 
 def test_curl_verbose_keeps_who_answered(graph: MatcherGraph) -> None:

@@ -3,8 +3,9 @@
 Handles ``git diff`` (also ``--cached``, combined ``--cc`` diffs of merges),
 ``git show`` (the commit header is kept before the diff) and the patches of
 several commits (``git log -p``, ``git show A B``): each commit keeps its
-header and message and gets its own stat line; with more than one commit the
-author and date lines go, as in ``git log`` without patches.
+header (author and date included) and message and gets its own stat line;
+with more than one commit, the committer lines of ``--pretty=fuller`` go, as in
+``git log`` without patches.
 
 Plain unified diffs are understood too (``diff -u``, ``black --diff``, ``isort
 --diff``, ``gofmt -d``, ``ruff format --diff``): a file opens at a ``diff ...``
@@ -94,10 +95,11 @@ _DECLARATION = _regex.compile(
     r"(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|record)\s"
 )
 _COMMIT = _regex.compile(r"^commit [0-9a-f]{7,64}(?:\s|$)")
-#: per-commit metadata that ``git log`` output without patches loses too (see the git-log rule)
+#: per-commit metadata that ``git log`` output without patches loses too (see the git-log rule): who
+#: committed and when, beside the author and the date, which stay
 _GIT_MESSAGE = _regex.compile(r"^(?:fatal|error|warning|usage): ")
 _BODY_STARTS = (" ", "+", "-", "@", "\\")
-_METADATA = _regex.compile(r"^(?:Author|AuthorDate|Commit|CommitDate|Date|Merge):\s")
+_METADATA = _regex.compile(r"^(?:AuthorDate|Commit|CommitDate):\s")
 
 
 class _Section:
@@ -254,7 +256,7 @@ def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
     for section in sections:
         for line in section.header:
             if commits > 1 and _METADATA.match(line):
-                metadata += 1  # ``git log -p``: like the git-log rule, authors and dates go
+                metadata += 1  # ``git log -p``: like the git-log rule, the committer lines go
             else:
                 out.append(line)
         for file_diff in section.files:
@@ -278,7 +280,7 @@ def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
         out.append(_stat_line(files))  # a formatter's lines between its diffs are no commits
     markers = []
     if metadata:
-        markers.append(f"... ({metadata} author and date line{'s' if metadata != 1 else ''} omitted) ...")
+        markers.append(f"... ({metadata} committer line{'s' if metadata != 1 else ''} omitted) ...")
     if blob_lines:
         markers.append(f"... ({blob_lines} index line{'s' if blob_lines != 1 else ''} (blob ids) omitted) ...")
     if markers:
