@@ -126,14 +126,12 @@ def plain_re_line_limit(source: str, flags: str = "") -> int:
     ``regex`` with a timeout costs about 2 µs a call, and importing the
     module about 30 ms a ``filter`` process.  ``re`` has no timeout, so it
     may only run a pattern whose worst case is proven small on the text at
-    hand.  The proof reads the parsed pattern: a choice point multiplies the
-    work by its number of options, an unbounded repeat of a part that
-    matches one way only (``[^:]*``, ``(?:ab)+``) by the length of the text,
-    and a search that is not anchored at the start by the length again.  A
-    repeat of a part with choices or repeats of its own (the shape that
-    backtracks exponentially), a backreference, a conditional, ``regex``-only
-    syntax, a pattern ``re`` warns about or parses differently: 0, and the
-    pattern keeps ``regex`` and its timeout.
+    hand.  ``_backtracking_cost`` bounds the steps of a match from one start
+    as ``factor * n ** degree``; a search not anchored at the start tries
+    every start, one more ``n``.  A repeat of a part that can end several
+    ways (the shape that backtracks exponentially), a backreference, a
+    conditional, ``regex``-only syntax, a pattern ``re`` warns about or
+    parses differently: 0, and the pattern keeps ``regex`` and its timeout.
     """
     known = _LIMITS.get((source, flags))
     if known is not None:
