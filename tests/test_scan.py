@@ -283,3 +283,18 @@ def test_a_pattern_re_reads_otherwise_is_verified_with_the_regex_module() -> Non
     data = b"x = acme_0123456789abcdef\n"
     assert [(f.rule, f.column) for f in Scanner([posix]).scan(data)] == [("acme-posix", 10)]
     assert [(f.rule, f.column) for f in Scanner([plain]).scan(data)] == [("acme-plain", 10)]
+
+
+def test_a_posix_class_pattern_is_found_as_the_reference_finds_it() -> None:
+    """``re`` reads ``[[:alnum:]]`` as a set of brackets and letters: no window or prefilter is proven from that."""
+    from zeph_rules.engine.security import _follow, _lead, _width_and_multiline
+
+    posix = reference.SecretPattern(id="acme-posix-class", category="platform", description="",
+                                    regex=r"acme_key\s*=\s*([[:alnum:]]{16})", keywords=("acme_key",), secret_group=1)
+    assert _follow(posix.regex, posix.keywords) is None
+    assert _lead(posix.regex, posix.keywords) == -1
+    assert _width_and_multiline(posix.regex) == (-1, True)
+    data = "x\nacme_key = 0123456789abcdef\n"
+    expected = [(f.rule, f.line, f.column) for f in reference.scan_text(data, [posix])]
+    assert expected == [("acme-posix-class", 2, 12)]
+    assert [(f.rule, f.line, f.column) for f in Scanner([posix]).scan(data.encode())] == expected

@@ -136,20 +136,13 @@ def plain_re_line_limit(source: str, flags: str = "") -> int:
     known = _LIMITS.get((source, flags))
     if known is not None:
         return known
-    if regex_only_syntax(source) or _loose_brace(source):
-        return 0
-    import warnings
-
-    from ._sre import sre_constants, sre_parse
+    from ._sre import sre_constants
 
     bits = 0
     for flag in flags:
         bits |= _FLAG_BITS.get(flag, 0)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")  # a pattern re reads with a warning may mean another thing to regex
-            parsed = sre_parse.parse(source, bits)
-    except Exception:  # noqa: BLE001 - re refuses it: regex only
+    parsed = parse_as_re(source, bits)
+    if parsed is None:
         return 0
     cost = _backtracking_cost(list(parsed.data), sre_constants, parsed.state.flags)
     if cost is None:
@@ -174,6 +167,28 @@ def plain_re_line_limit(source: str, flags: str = "") -> int:
         else:
             high = middle - 1
     return low
+
+
+def parse_as_re(source: str, flags: int = 0) -> Any:
+    """``re``'s parse of ``source``; None when ``re`` refuses it or may read it otherwise than ``regex`` does.
+
+    ``regex``-only syntax (a POSIX class, a fuzzy count), a ``{`` that is not
+    a counted repeat and anything ``re`` warns about (a nested set) mean the
+    two engines may read different patterns: an analysis of ``re``'s parse
+    would then prove things about a pattern that is never run.
+    """
+    if regex_only_syntax(source) or _loose_brace(source):
+        return None
+    import warnings
+
+    from ._sre import sre_parse
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            return sre_parse.parse(source, flags)
+    except Exception:  # noqa: BLE001 - refused, or read with a warning
+        return None
 
 
 def _loose_brace(source: str) -> bool:
@@ -556,19 +571,12 @@ def regex_literal_alternatives(source: str, flags: str = "") -> tuple[list[str],
     """
     from ._sre import sre_parse
 
-    if regex_only_syntax(source):
-        return None  # the stdlib parser would read these as literal text
     bits = 0
     for flag in flags:
         bits |= _FLAG_BITS.get(flag, 0)
-    import warnings
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error")
-            parsed = sre_parse.parse(source, bits)
-    except Exception:  # noqa: BLE001 - a `regex`-only construct: no literals, still correct
-        return None
+    parsed = parse_as_re(source, bits)
+    if parsed is None:
+        return None  # a `regex`-only construct: no literals, still correct
     ignore_case = bool(parsed.state.flags & _regex.IGNORECASE)
     alternatives = _required(list(parsed.data), sre_parse)
     if not alternatives:

@@ -54,15 +54,11 @@ __all__ = ["Finding", "Scanner", "SecretPattern", "default_scanner", "load_patte
 
 def _width_and_multiline(source: str) -> tuple[int, bool]:
     """Return (max match width in characters or -1 when unbounded, can it cross a newline)."""
-    import warnings
-
     from ._sre import sre_parse
+    from .patterns import parse_as_re
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            parsed = sre_parse.parse(source)
-    except Exception:  # noqa: BLE001 - regex-only syntax: be conservative
+    parsed = parse_as_re(source)
+    if parsed is None:  # regex-only syntax: be conservative
         return -1, True
     low, high = parsed.getwidth()
     width = -1 if high >= sre_parse.MAXREPEAT or high > MAX_RADIUS else int(high)
@@ -349,14 +345,12 @@ def _follow(source: str, keywords: Sequence[str]) -> dict[str, FollowRule] | Non
     """
     if sys.version_info < (3, 11):  # pragma: no cover - proven only with the parser of Python 3.11+ (re._parser)
         return None
+    from .patterns import parse_as_re
+
     try:
-        import warnings
-
-        from ._sre import sre_parse
-
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            parsed = sre_parse.parse(source)
+        parsed = parse_as_re(source)
+        if parsed is None:
+            return None  # re would read another pattern (a POSIX class, say): nothing is proven
         lowered = [k.lower() for k in keywords]
         entries = _follow_walk(list(parsed.data), lowered)
     except Exception:  # noqa: BLE001
@@ -400,14 +394,12 @@ def _lead(source: str, keywords: Sequence[str]) -> int:
     """Return the proven lead of a pattern (see ``_max_lead``), or -1 when unknown."""
     if sys.version_info < (3, 11):  # pragma: no cover - proven only with the parser of Python 3.11+ (re._parser)
         return -1
-    import warnings
-
-    from ._sre import sre_parse
+    from .patterns import parse_as_re
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            parsed = sre_parse.parse(source)
+        parsed = parse_as_re(source)
+        if parsed is None:
+            return -1
         lead = _max_lead(list(parsed.data), [k.lower() for k in keywords])
     except Exception:  # noqa: BLE001
         return -1
