@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import tomllib
 
 from zeph_rules.engine.sanitize import sanitize
 from zeph_rules.engine.strategies import STRATEGIES, Confidence
+from zeph_rules.engine.strategies import group_by_rule as group_by_rule_module
 from zeph_rules.engine.strategies.group_by_rule import _fold_key, _searched_words
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,7 +83,17 @@ def test_mypy_strict_folds_annotation_repeats_and_keeps_every_type_error() -> No
     assert text.rstrip().endswith("Found 1201 errors in 26 files (checked 27 source files)")
 
 
-def test_pylint_folds_conventions_and_keeps_warnings() -> None:
+def test_a_report_of_a_few_hundred_findings_reads_as_printed() -> None:
+    """Under _MANY_FINDINGS findings, a message repeated fewer than _GROUP_ONE_LINE_FROM times keeps every line."""
+    raw = _raw("pylint/toolz")
+    assert raw.count("C0116: Missing function or method docstring") == 22
+    text = group_by_rule(raw, {}, 30).text
+    assert text.count("C0116: Missing function or method docstring (missing-function-docstring)") == 22
+    assert "also at" not in text
+
+
+def test_pylint_folds_conventions_and_keeps_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(group_by_rule_module, "_MANY_FINDINGS", 150)  # a report this long (204 lines) folds
     raw = _raw("pylint/toolz")
     text = group_by_rule(raw, {}, 30).text
     assert text.count("W0622: Redefining built-in 'map' (redefined-builtin)") == 4
@@ -263,7 +275,8 @@ def test_pyright_findings_keep_their_continuation_and_lose_the_file_lines() -> N
     assert "... (9 lines of progress and context omitted) ..." in lines
 
 
-def test_pyright_type_errors_never_fold_but_unseen_attributes_do() -> None:
+def test_pyright_type_errors_never_fold_but_unseen_attributes_do(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(group_by_rule_module, "_MANY_FINDINGS", 150)  # a report this long (244 findings) folds
     raw = _raw("pyright/dateutil")
     text = group_by_rule(raw, {}, 1).text
     root = "/tmp/zeph-fixtures/python-dateutil-2.9.0.post0/src/dateutil"

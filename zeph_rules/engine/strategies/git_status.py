@@ -1,4 +1,4 @@
-"""``git_status``: branch, ahead/behind and every path, without git's hint lines."""
+"""``git_status``: branch, ahead/behind and every path, without git's hint lines (but how to go on with a rebase or merge)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,10 @@ if TYPE_CHECKING:
 # A hint quotes a git command, which no locale translates: `  (use "git add <file>..." to ...)`,
 # `  (benutzen Sie "git add <Datei>...", um ...)`; the English conflict hints quote none.
 _HINT = _regex.compile(r'^\s+\(.*"git [^"]*".*\)$|^\s*\((?:fix conflicts|all conflicts fixed|commit or discard)[^)]*\)$')
+# The hint on how to finish an operation in progress (a rebase, merge, cherry-pick, revert, am) says
+# what to do next: it stays.  It names the command's --continue, or says to commit; in any locale.
+# (Its siblings, --skip, --abort and --edit-todo, go with the other hints.)
+_STATE_HINT = _regex.compile(r'--continue\b|"git commit"|^\s*\((?:fix conflicts|all conflicts fixed)')
 _SECTIONS = frozenset(
     ("Changes to be committed:", "Changes not staged for commit:", "Untracked files:", "Unmerged paths:", "Ignored files:")
 )
@@ -50,7 +54,7 @@ def _section_starts(lines: list[str]) -> set[int]:
 
 
 def _long_format(lines: list[str], starts: set[int]) -> list[str]:
-    """Compact ``git status``: section headers (at ``starts``) with counts, each path line as it was, no hints."""
+    """Compact ``git status``: section headers (at ``starts``) with counts, each path line as it was, state hints only."""
     out: list[str] = []
     header_at: int | None = None
     section = ""
@@ -66,7 +70,7 @@ def _long_format(lines: list[str], starts: set[int]) -> list[str]:
             section, count, header_at = line, 0, len(out)
             out.append(line)
             continue
-        if _HINT.match(line):
+        if _HINT.match(line) and not _STATE_HINT.search(line):
             hints += 1
             continue
         if not line.strip():
