@@ -20,7 +20,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from zeph_rules.engine import patterns
-from zeph_rules.engine.patterns import PLAIN_RE_STEP_BUDGET, RulePattern, plain_re_line_limit
+from zeph_rules.engine.patterns import (
+    PLAIN_RE_STEP_BUDGET,
+    RulePattern,
+    plain_re_line_limit,
+)
 from zeph_rules.engine.pipeline import PATTERN_PARAMETERS
 
 FILTERS = Path(patterns.__file__).parent.parent / "builtin_rules" / "filters.toml"

@@ -397,9 +397,9 @@ class RulePattern:
                 bits |= _FLAG_BITS[flag]
             try:
                 self._plain = _regex.compile(source, bits)
-                self.limit = limit
             except Exception:  # noqa: BLE001 - re refuses what the analysis read: regex decides
-                pass
+                limit = -1
+            self.limit = limit
 
     def __repr__(self) -> str:
         return f"RulePattern({self.source!r}, {self.flags!r}, limit={self.limit})"
