@@ -260,19 +260,22 @@ def test_a_plan_carries_the_facts_of_its_patterns(monkeypatch: pytest.MonkeyPatc
                for name, value in payload if name == "patterns"]
     assert sources and plan.pattern_facts
     assert {source for group in sources for source in group} <= {source for source, *_ in plan.pattern_facts}
-    for source, flags, answer, limit in plan.pattern_facts:
+    for source, flags, answer, limit, any_text in plan.pattern_facts:
         assert answer == patterns.required_literals.__wrapped__(source, flags)  # the uncached proofs
         assert limit == patterns.plain_re_line_limit.__wrapped__(source, flags)
-    assert any(limit for *_, limit in plan.pattern_facts)
+        assert any_text == patterns.plain_re_reads_any_text.__wrapped__(source, flags)
+    assert any(limit for *_, limit, _ in plan.pattern_facts)
     # a fresh process knows nothing: with the proofs unavailable, the run must take the plan's answers
     monkeypatch.setattr(patterns, "_PROVEN", {})
     monkeypatch.setattr(patterns, "_LIMITS", {})
-    for cached in (patterns.required_literals, patterns.plain_re_line_limit, patterns.rule_pattern):
+    monkeypatch.setattr(patterns, "_ANY_TEXT", {})
+    cached_proofs = (patterns.required_literals, patterns.plain_re_line_limit, patterns.plain_re_reads_any_text,
+                     patterns.rule_pattern)
+    for cached in cached_proofs:
         cached.cache_clear()
-    monkeypatch.setattr(patterns, "regex_literal_alternatives", lambda *args: pytest.fail("parsed a proven pattern"))
-    monkeypatch.setattr(patterns, "_backtracking_cost", lambda *args: pytest.fail("parsed a proven pattern"))
+    monkeypatch.setattr(patterns, "parse_as_re", lambda *args: pytest.fail("parsed a proven pattern"))
     raw = "thread 'a' panicked at src/lib.rs:1:1:\nboom\nstack backtrace:\n   0: std::rt::lang_start\n"
     result = run_plan(plan, "RUST_BACKTRACE=1 cargo test", raw, 101)
     assert "boom" in result.output
-    for cached in (patterns.required_literals, patterns.plain_re_line_limit, patterns.rule_pattern):
+    for cached in cached_proofs:
         cached.cache_clear()

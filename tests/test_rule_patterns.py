@@ -152,7 +152,7 @@ def test_re_and_regex_find_the_same_matches_on_real_output() -> None:
 
 @settings(max_examples=300, deadline=None)
 @given(index=st.integers(0, len(BUILTIN) - 1),
-       text=st.text(st.sampled_from("ab xX0179:[]()/.-_\t#=%é\u0301\u1680"), max_size=80))
+       text=st.text(st.sampled_from("ab xX0179:[]()/.-_\t#=%é\u0301\u1680\x1cİſ\u212a"), max_size=80))
 def test_rule_patterns_answer_as_the_regex_module(index: int, text: str) -> None:
     source = BUILTIN[index]
     pattern = RulePattern(source)
@@ -183,3 +183,37 @@ def test_a_text_longer_than_the_limit_goes_to_the_regex_module_and_its_timeout(m
     assert calls == [patterns.REGEX_TIMEOUT] * 2
     assert pattern.search("a foo b bar").span() == (0, 11)  # short: re, without the timeout
     assert len(calls) == 2
+
+
+_ATOMS = st.sampled_from(["a", "b", "x", "0", " ", ":", "-", ".", r"\d", r"\w", r"\s", r"\S", r"\b", "[a-c]", "[^:]",
+                          "[0-9.]", "^", "$", "(?i:i)", "é", r"[\s:]"])
+_QUANTIFIERS = st.sampled_from(["", "", "", "*", "+", "?", "{1,3}", "*?", "+?", "{2}"])
+
+
+@st.composite
+def _patterns(draw: st.DrawFn, depth: int = 0) -> str:
+    """Small regexes of the shapes rule files use: atoms, sets, groups, alternations, quantifiers."""
+    parts = []
+    for _ in range(draw(st.integers(1, 4))):
+        if depth < 2 and draw(st.booleans()) and draw(st.booleans()):
+            inner = "|".join(draw(_patterns(depth + 1)) for _ in range(draw(st.integers(1, 3))))
+            atom = f"(?:{inner})" if draw(st.booleans()) else f"({inner})"
+        else:
+            atom = draw(_ATOMS)
+        quantifier = draw(_QUANTIFIERS) if atom not in ("^", "$", r"\b") else ""
+        parts.append(atom + quantifier)
+    return "".join(parts)
+
+
+@settings(max_examples=400, deadline=None)
+@given(source=_patterns(), text=st.text(st.sampled_from("abx0179 :-.\t_é\u00a0\u0301\x1c\u2028İ"), max_size=40))
+def test_any_pattern_re_may_run_answers_as_the_regex_module(source: str, text: str) -> None:
+    """Whatever pattern the bound lets ``re`` run, ``re`` finds what ``regex`` finds."""
+    try:
+        exact = regex.compile(source, regex.V0)
+    except regex.error:
+        return
+    pattern = RulePattern(source)
+    mine, theirs = pattern.search(text), exact.search(text)
+    assert (mine and (mine.span(), mine.groups())) == (theirs and (theirs.span(), theirs.groups()))
+    assert pattern.sub("<*>", text) == exact.sub("<*>", text)

@@ -61,16 +61,23 @@ def compile_regex(source: str, flags: str = "") -> Any:
 _PROVEN: dict[tuple[str, str], tuple[tuple[str, ...], bool] | None] = {}
 
 
-def remember_pattern_facts(proven: Iterable[tuple[str, str, tuple[tuple[str, ...], bool] | None, int]]) -> None:
-    """Take ``(source, flags, required_literals(...), plain_re_line_limit(...))`` worked out earlier by this version."""
-    for source, flags, answer, limit in proven:
+if TYPE_CHECKING:
+    #: (source, flags, required_literals, plain_re_line_limit, plain_re_reads_any_text)
+    PatternFacts = tuple[str, str, tuple[tuple[str, ...], bool] | None, int, bool]
+
+
+def remember_pattern_facts(proven: Iterable[PatternFacts]) -> None:
+    """Take ``pattern_facts`` answers worked out earlier by this version (a cached plan carries them)."""
+    for source, flags, answer, limit, any_text in proven:
         _PROVEN[source, flags] = answer
         _LIMITS[source, flags] = limit
+        _ANY_TEXT[source, flags] = any_text
 
 
-def pattern_facts(source: str, flags: str = "") -> tuple[str, str, tuple[tuple[str, ...], bool] | None, int]:
+def pattern_facts(source: str, flags: str = "") -> PatternFacts:
     """What ``remember_pattern_facts`` takes for one pattern."""
-    return source, flags, required_literals(source, flags), plain_re_line_limit(source, flags)
+    return (source, flags, required_literals(source, flags), plain_re_line_limit(source, flags),
+            plain_re_reads_any_text(source, flags))
 
 
 @bounded_cache(maxsize=4096)
@@ -115,8 +122,10 @@ def regex_may_match(source: str, flags: str, text: str, folded: str | None = Non
 #: timeout: at most about ``REGEX_TIMEOUT`` (5-10 ns a step here), what a ``regex`` call may take now
 PLAIN_RE_STEP_BUDGET = 20_000_000
 
-#: ``plain_re_line_limit`` answers worked out when a cached plan was built (see ``remember_pattern_facts``)
+#: ``plain_re_line_limit`` and ``plain_re_reads_any_text`` answers worked out when a cached plan was
+#: built (see ``remember_pattern_facts``)
 _LIMITS: dict[tuple[str, str], int] = {}
+_ANY_TEXT: dict[tuple[str, str], bool] = {}
 
 
 @bounded_cache(maxsize=4096)
@@ -189,6 +198,62 @@ def parse_as_re(source: str, flags: int = 0) -> Any:
             return sre_parse.parse(source, flags)
     except Exception:  # noqa: BLE001 - refused, or read with a warning
         return None
+
+
+@bounded_cache(maxsize=4096)
+def plain_re_reads_any_text(source: str, flags: str = "") -> bool:
+    """Whether ``re`` matches the rule regex as ``regex`` does on text of any characters, not only ASCII.
+
+    The two engines differ only in what their classes take outside ASCII
+    (``\\w`` and ``\\b`` before a combining mark, ``\\s`` on ``\\x1c``-``\\x1f``)
+    and in folding some letters' case (``İ``).  On an ASCII text ``re`` with
+    its ASCII flag reads every pattern as ``regex`` does; on any other, only
+    a pattern with no word or space class, no word boundary and no
+    ignore-case, which is what this answers.
+    """
+    known = _ANY_TEXT.get((source, flags))
+    if known is not None:
+        return known
+    from ._sre import sre_constants
+
+    bits = 0
+    for flag in flags:
+        bits |= _FLAG_BITS.get(flag, 0)
+    parsed = parse_as_re(source, bits)
+    if parsed is None or parsed.state.flags & _regex.IGNORECASE:
+        return False
+    differing = {sre_constants.CATEGORY_WORD, sre_constants.CATEGORY_NOT_WORD, sre_constants.CATEGORY_SPACE,
+                 sre_constants.CATEGORY_NOT_SPACE, sre_constants.AT_BOUNDARY, sre_constants.AT_NON_BOUNDARY}
+
+    def alike(items: Any) -> bool:
+        for op, argument in items:
+            if op is sre_constants.IN:
+                if any(member is sre_constants.CATEGORY and value in differing for member, value in argument):
+                    return False
+            elif op in (sre_constants.CATEGORY, sre_constants.AT):
+                if argument in differing:
+                    return False
+            elif op is sre_constants.SUBPATTERN:
+                if argument[1] & _regex.IGNORECASE or not alike(argument[-1]):
+                    return False
+            elif op in (sre_constants.ASSERT, sre_constants.ASSERT_NOT):
+                if not alike(argument[1]):
+                    return False
+            elif op is getattr(sre_constants, "ATOMIC_GROUP", None):
+                if not alike(argument):
+                    return False
+            elif op is sre_constants.BRANCH:
+                if not all(alike(branch) for branch in argument[1]):
+                    return False
+            elif op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT,
+                        getattr(sre_constants, "POSSESSIVE_REPEAT", None)):
+                if not alike(argument[2]):
+                    return False
+            elif op not in (sre_constants.LITERAL, sre_constants.NOT_LITERAL, sre_constants.ANY):
+                return False  # anything not read here
+        return True
+
+    return alike(parsed.data)
 
 
 def _loose_brace(source: str) -> bool:
@@ -378,27 +443,38 @@ def _may_take(item: tuple[Any, Any], char: str, constants: Any, flags: int) -> b
 class RulePattern:
     """A rule regex: run by ``re`` where its shape proves it fast on the text, else by ``regex`` with a timeout.
 
-    ``search`` answers None and ``sub`` leaves the text as it is when the
+    ``re`` runs on texts up to ``limit`` characters: compiled with its ASCII
+    flag on ASCII texts (where it then reads every pattern as ``regex``
+    does), and as it is on other texts when ``plain_re_reads_any_text``.
+    ``search`` answers None and ``sub`` leaves the text as it is when a
     ``regex`` evaluation times out.
     """
 
-    __slots__ = ("_exact", "_plain", "flags", "limit", "source")
+    __slots__ = ("_any", "_ascii", "_exact", "flags", "limit", "source")
 
     def __init__(self, source: str, flags: str = "") -> None:
         self.source, self.flags = source, flags
         #: the longest text ``re`` searches; -1: none, not even the empty line
         self.limit = -1
-        self._plain: Any = None
+        self._ascii: Any = None
+        self._any: Any = None
         self._exact: Any = None
         limit = plain_re_line_limit(source, flags)
-        if limit:
-            bits = 0
-            for flag in flags:
-                bits |= _FLAG_BITS[flag]
-            try:
-                self._plain = _regex.compile(source, bits)
-            except Exception:  # noqa: BLE001 - re refuses what the analysis read: regex decides
-                limit = -1
+        if not limit:
+            return
+        bits = 0
+        for flag in flags:
+            bits |= _FLAG_BITS[flag]
+        try:
+            # a letter outside ASCII that folds into it (``ſ``, the Kelvin sign) matches ASCII text
+            # only under regex's case folding: such a pattern gets no ASCII program
+            if source.isascii() or not _may_ignore_case(source, bits):
+                self._ascii = _regex.compile(source, bits | _regex.ASCII)
+            if plain_re_reads_any_text(source, flags):
+                self._any = _regex.compile(source, bits)
+        except Exception:  # noqa: BLE001 - re refuses what the analysis read: regex decides
+            self._ascii = self._any = None
+        if self._ascii is not None or self._any is not None:
             self.limit = limit
 
     def __repr__(self) -> str:
@@ -410,10 +486,17 @@ class RulePattern:
             self._exact = compile_regex(self.source, self.flags)
         return self._exact
 
+    def _plain(self, text: str) -> Any:
+        """The ``re`` program for ``text``, or None when ``regex`` must answer."""
+        if len(text) > self.limit:
+            return None
+        return self._ascii if text.isascii() else self._any  # isascii: a flag of the string, O(1)
+
     def search(self, text: str) -> Any:
         """The first match in ``text``, or None (also when the evaluation times out)."""
-        if len(text) <= self.limit:
-            return self._plain.search(text)
+        plain = self._plain(text)
+        if plain is not None:
+            return plain.search(text)
         try:
             return self.exact().search(text, timeout=REGEX_TIMEOUT)
         except TimeoutError:
@@ -421,12 +504,28 @@ class RulePattern:
 
     def sub(self, replacement: str, text: str) -> str:
         """``text`` with every match replaced by ``replacement`` (unchanged when the evaluation times out)."""
-        if len(text) <= self.limit:
-            return self._plain.sub(replacement, text)  # type: ignore[no-any-return]
+        plain = self._plain(text)
+        if plain is not None:
+            return plain.sub(replacement, text)  # type: ignore[no-any-return]
         try:
             return self.exact().sub(replacement, text, timeout=REGEX_TIMEOUT)  # type: ignore[no-any-return]
         except TimeoutError:
             return text
+
+
+def _may_ignore_case(source: str, bits: int) -> bool:
+    """Whether ``source`` may match ignoring case: the flag, or an inline group naming ``i`` (``(?i)``, ``(?mi:``)."""
+    if bits & _regex.IGNORECASE:
+        return True
+    start = source.find("(?")
+    while start >= 0:
+        end = start + 2
+        while end < len(source) and source[end].isalpha():
+            if source[end] == "i":
+                return True
+            end += 1
+        start = source.find("(?", start + 2)
+    return False
 
 
 @bounded_cache(maxsize=4096)

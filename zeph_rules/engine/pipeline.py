@@ -144,9 +144,10 @@ class FilterPlan(NamedTuple):
     rules: tuple[PlannedRule, ...]
     redact: bool = False
     scanner: Any = None  # a security.Scanner, or None when the security pass is off
-    #: ``patterns.pattern_facts`` of the rules' regexes (their required literals and how long a text ``re``
-    #: may search without a timeout), worked out when the plan was built: a cached plan's run parses none
-    pattern_facts: tuple[tuple[str, str, Any, int], ...] = ()
+    #: ``patterns.pattern_facts`` of the rules' regexes (their required literals, how long a text ``re``
+    #: may search without a timeout and whether on non-ASCII text too), worked out when the plan was
+    #: built: a cached plan's run parses none
+    pattern_facts: tuple[tuple[str, str, Any, int, bool], ...] = ()
 
 
 def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) -> FilterPlan:
@@ -170,7 +171,7 @@ PATTERN_PARAMETERS = frozenset({
 })
 
 
-def _pattern_facts(rules: tuple[PlannedRule, ...]) -> tuple[tuple[str, str, Any, int], ...]:
+def _pattern_facts(rules: tuple[PlannedRule, ...]) -> tuple[tuple[str, str, Any, int, bool], ...]:
     """Return ``patterns.pattern_facts`` of every regex the plan's rules hold, in order, once each."""
     from .patterns import pattern_facts
 
