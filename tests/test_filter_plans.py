@@ -260,16 +260,16 @@ def test_a_plan_carries_the_facts_of_its_patterns(monkeypatch: pytest.MonkeyPatc
                for name, value in payload if name == "patterns"]
     assert sources and plan.pattern_facts
     assert {source for group in sources for source in group} <= {source for source, *_ in plan.pattern_facts}
-    for source, flags, answer, limit, any_text in plan.pattern_facts:
+    for source, flags, answer, limit, reach in plan.pattern_facts:
         assert answer == patterns.required_literals.__wrapped__(source, flags)  # the uncached proofs
         assert limit == patterns.plain_re_line_limit.__wrapped__(source, flags)
-        assert any_text == patterns.plain_re_reads_any_text.__wrapped__(source, flags)
+        assert reach == patterns.plain_re_reach.__wrapped__(source, flags)
     assert any(limit for *_, limit, _ in plan.pattern_facts)
     # a fresh process knows nothing: with the proofs unavailable, the run must take the plan's answers
     monkeypatch.setattr(patterns, "_PROVEN", {})
     monkeypatch.setattr(patterns, "_LIMITS", {})
-    monkeypatch.setattr(patterns, "_ANY_TEXT", {})
-    cached_proofs = (patterns.required_literals, patterns.plain_re_line_limit, patterns.plain_re_reads_any_text,
+    monkeypatch.setattr(patterns, "_REACH", {})
+    cached_proofs = (patterns.required_literals, patterns.plain_re_line_limit, patterns.plain_re_reach,
                      patterns.rule_pattern)
     for cached in cached_proofs:
         cached.cache_clear()

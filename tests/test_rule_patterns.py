@@ -80,6 +80,7 @@ def test_shapes_that_may_backtrack_without_bound_keep_the_timeout(source: str) -
     (r"^[|\\/ ]*$", "linear"),  # anchored: one start, one repeat
     (r"(?i)error", "linear"),  # every start, no repeat
     (r"^\S+ from \S+", "linear"),  # \S+ cannot take the space after it: it walks back, failing at each step
+    (r"^\s*[\d.]+\s*[kMG]?B\s", "linear"),  # each repeat stops where a class the next cannot take begins
     (r"\d+\]: x", "quadratic"),  # \d+ stops before "]", the starts multiply
     (r"\d+ms", "quadratic"),
     (r"^\S+-\S+ ", "quadratic"),  # \S+ may take the "-" after it: two overlapping repeats
@@ -217,3 +218,70 @@ def test_any_pattern_re_may_run_answers_as_the_regex_module(source: str, text: s
     mine, theirs = pattern.search(text), exact.search(text)
     assert (mine and (mine.span(), mine.groups())) == (theirs and (theirs.span(), theirs.groups()))
     assert pattern.sub("<*>", text) == exact.sub("<*>", text)
+
+
+@pytest.mark.parametrize(("source", "reach"), [
+    (r"^Collecting \S+", patterns.TEXT_WITHOUT_SEPARATORS),  # \s, \S: alike but for \x1c-\x1f
+    (r"^\d+ passed", patterns.ANY_TEXT),
+    (r"^\w+:", patterns.ASCII_TEXT),  # \w takes combining marks in regex only
+    (r"\berror\b", patterns.ASCII_TEXT),
+    (r"(?i)^error", patterns.ASCII_TEXT),  # case folding differs outside ASCII (İ)
+])
+def test_the_reach_of_a_plain_re_program(source: str, reach: int) -> None:
+    assert patterns.plain_re_reach.__wrapped__(source) == reach
+
+
+def test_a_line_outside_ascii_runs_with_re_unless_a_class_could_read_it_otherwise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """pip's progress bars (`━━━`) are not ASCII: a pattern with \\s still runs with re there, not regex."""
+    pattern = RulePattern(r"^\s*(━|[\d.]+\s*[kMG]?B\s)")
+
+    class Refuse:
+        def search(self, text: str, timeout: float) -> None:
+            raise AssertionError("regex was asked")
+
+    monkeypatch.setattr(pattern, "_exact", Refuse())
+    assert pattern.search("   ━━━━━━━━━━━━━━━━━ 1.2/1.2 MB 5.3 MB/s eta 0:00:00") is not None
+    monkeypatch.setattr(pattern, "_exact", regex.compile(pattern.source, regex.V0))
+    # an information separator: re's \s takes it, regex's does not, so regex answers
+    assert pattern.search("\x1c━ x") is None and re_search(pattern.source, "\x1c━ x") is not None
+    word = RulePattern(r"^\w+$")
+    monkeypatch.setattr(word, "_exact", regex.compile(word.source, regex.V0))
+    assert word.search("cafe\u0301") is not None  # regex's \w takes the combining mark; re's would not
+
+
+def re_search(source: str, text: str) -> object:
+    import re
+
+    return re.search(source, text)
+
+
+_SETS = st.sampled_from(["a", "x", "0", " ", ":", "-", ".", "é", r"\d", r"\D", r"\w", r"\W", r"\s", r"\S", "[a-c]",
+                         "[^:]", "[0-9.]", "[kMG]", "[^\\s:]", "[\\w.-]", ".", "[A-Z]", "(?i:b)", "[\\d\\s]"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(first=_SETS, second=_SETS)
+def test_sets_proven_apart_share_no_character(first: str, second: str) -> None:
+    """The linear-repeat proof rests on _disjoint: no character it calls apart matches both sets."""
+    import re
+
+    from zeph_rules.engine._sre import sre_constants, sre_parse
+
+    def item(source: str) -> tuple[object, object, int]:
+        """The one-character item of ``source``, and the ignore-case flag of ``(?i:...)``."""
+        op, argument = next(iter(sre_parse.parse(source).data))
+        if op is sre_constants.SUBPATTERN:
+            op, argument = next(iter(argument[-1]))
+            return op, argument, sre_constants.SRE_FLAG_IGNORECASE
+        return op, argument, 0
+
+    (op_a, arg_a, fold_a), (op_b, arg_b, fold_b) = item(first), item(second)
+    flags = fold_a | fold_b
+    a = patterns._char_set((op_a, arg_a), sre_constants, flags)
+    b = patterns._char_set((op_b, arg_b), sre_constants, flags)
+    if a is None or b is None or not patterns._disjoint(a, b, sre_constants, flags):
+        return
+    sample = [chr(code) for code in range(0x250)] + ["\u0301", "\u1680", "\u2028", "\u3000", "\u0663", "━", "İ", "\u212a"]
+    both = [char for char in sample if re.fullmatch(first, char) and re.fullmatch(second, char)]
+    assert both == []

@@ -62,22 +62,22 @@ _PROVEN: dict[tuple[str, str], tuple[tuple[str, ...], bool] | None] = {}
 
 
 if TYPE_CHECKING:
-    #: (source, flags, required_literals, plain_re_line_limit, plain_re_reads_any_text)
-    PatternFacts = tuple[str, str, tuple[tuple[str, ...], bool] | None, int, bool]
+    #: (source, flags, required_literals, plain_re_line_limit, plain_re_reach)
+    PatternFacts = tuple[str, str, tuple[tuple[str, ...], bool] | None, int, int]
 
 
 def remember_pattern_facts(proven: Iterable[PatternFacts]) -> None:
     """Take ``pattern_facts`` answers worked out earlier by this version (a cached plan carries them)."""
-    for source, flags, answer, limit, any_text in proven:
+    for source, flags, answer, limit, reach in proven:
         _PROVEN[source, flags] = answer
         _LIMITS[source, flags] = limit
-        _ANY_TEXT[source, flags] = any_text
+        _REACH[source, flags] = reach
 
 
 def pattern_facts(source: str, flags: str = "") -> PatternFacts:
     """What ``remember_pattern_facts`` takes for one pattern."""
     return (source, flags, required_literals(source, flags), plain_re_line_limit(source, flags),
-            plain_re_reads_any_text(source, flags))
+            plain_re_reach(source, flags))
 
 
 @bounded_cache(maxsize=4096)
@@ -122,10 +122,10 @@ def regex_may_match(source: str, flags: str, text: str, folded: str | None = Non
 #: timeout: at most about ``REGEX_TIMEOUT`` (5-10 ns a step here), what a ``regex`` call may take now
 PLAIN_RE_STEP_BUDGET = 20_000_000
 
-#: ``plain_re_line_limit`` and ``plain_re_reads_any_text`` answers worked out when a cached plan was
+#: ``plain_re_line_limit`` and ``plain_re_reach`` answers worked out when a cached plan was
 #: built (see ``remember_pattern_facts``)
 _LIMITS: dict[tuple[str, str], int] = {}
-_ANY_TEXT: dict[tuple[str, str], bool] = {}
+_REACH: dict[tuple[str, str], int] = {}
 
 
 @bounded_cache(maxsize=4096)
@@ -200,18 +200,24 @@ def parse_as_re(source: str, flags: int = 0) -> Any:
         return None
 
 
+#: ``plain_re_reach``: ``re`` reads the pattern as ``regex`` does on ASCII text only (with its ASCII flag),
+#: also on any text without the separators ``\\x1c``-``\\x1f``, or on any text at all
+ASCII_TEXT, TEXT_WITHOUT_SEPARATORS, ANY_TEXT = 0, 1, 2
+
+
 @bounded_cache(maxsize=4096)
-def plain_re_reads_any_text(source: str, flags: str = "") -> bool:
-    """Whether ``re`` matches the rule regex as ``regex`` does on text of any characters, not only ASCII.
+def plain_re_reach(source: str, flags: str = "") -> int:
+    """On which texts ``re`` matches the rule regex as ``regex`` does: ``ASCII_TEXT``, ... ``ANY_TEXT``.
 
     The two engines differ only in what their classes take outside ASCII
-    (``\\w`` and ``\\b`` before a combining mark, ``\\s`` on ``\\x1c``-``\\x1f``)
-    and in folding some letters' case (``İ``).  On an ASCII text ``re`` with
-    its ASCII flag reads every pattern as ``regex`` does; on any other, only
-    a pattern with no word or space class, no word boundary and no
-    ignore-case, which is what this answers.
+    (``\\w`` and ``\\b`` take combining marks in ``regex`` only), in ``\\s``,
+    which takes the separators ``\\x1c``-``\\x1f`` in ``re`` only, and in
+    folding some letters' case (``İ``).  On an ASCII text ``re`` with its
+    ASCII flag reads every pattern as ``regex`` does.  A pattern with no word
+    class, no word boundary and no ignore-case reads alike on text without
+    those separators, and with no space class either on any text.
     """
-    known = _ANY_TEXT.get((source, flags))
+    known = _REACH.get((source, flags))
     if known is not None:
         return known
     from ._sre import sre_constants
@@ -221,17 +227,31 @@ def plain_re_reads_any_text(source: str, flags: str = "") -> bool:
         bits |= _FLAG_BITS.get(flag, 0)
     parsed = parse_as_re(source, bits)
     if parsed is None or parsed.state.flags & _regex.IGNORECASE:
-        return False
-    differing = {sre_constants.CATEGORY_WORD, sre_constants.CATEGORY_NOT_WORD, sre_constants.CATEGORY_SPACE,
-                 sre_constants.CATEGORY_NOT_SPACE, sre_constants.AT_BOUNDARY, sre_constants.AT_NON_BOUNDARY}
+        return ASCII_TEXT
+    # category and anchor codes are small integers of two numberings (AT_BOUNDARY == CATEGORY_NOT_SPACE):
+    # each is looked up among its own kind
+    word_classes = (sre_constants.CATEGORY_WORD, sre_constants.CATEGORY_NOT_WORD)
+    space_classes = (sre_constants.CATEGORY_SPACE, sre_constants.CATEGORY_NOT_SPACE)
+    word_anchors = (sre_constants.AT_BOUNDARY, sre_constants.AT_NON_BOUNDARY)
+    found_spaces = False
+
+    def alike_class(category: Any) -> bool:
+        nonlocal found_spaces
+        if any(category is word for word in word_classes):
+            return False
+        found_spaces = found_spaces or any(category is space for space in space_classes)
+        return True
 
     def alike(items: Any) -> bool:
         for op, argument in items:
             if op is sre_constants.IN:
-                if any(member is sre_constants.CATEGORY and value in differing for member, value in argument):
+                if not all(alike_class(value) for member, value in argument if member is sre_constants.CATEGORY):
                     return False
-            elif op in (sre_constants.CATEGORY, sre_constants.AT):
-                if argument in differing:
+            elif op is sre_constants.CATEGORY:
+                if not alike_class(argument):
+                    return False
+            elif op is sre_constants.AT:
+                if any(argument is anchor for anchor in word_anchors):
                     return False
             elif op is sre_constants.SUBPATTERN:
                 if argument[1] & _regex.IGNORECASE or not alike(argument[-1]):
@@ -253,7 +273,9 @@ def plain_re_reads_any_text(source: str, flags: str = "") -> bool:
                 return False  # anything not read here
         return True
 
-    return alike(parsed.data)
+    if not alike(parsed.data):
+        return ASCII_TEXT
+    return TEXT_WITHOUT_SEPARATORS if found_spaces else ANY_TEXT
 
 
 def _loose_brace(source: str) -> bool:
@@ -346,98 +368,162 @@ def _stops_before(body: list[Any], rest: list[Any], constants: Any, flags: int) 
     """Whether a one-character ``body`` can never match the character that must come right after it."""
     if len(body) != 1:
         return False
-    followers = _first_chars(rest, constants)
+    followers = _first_items(rest, constants)
     if followers is None or followers[1]:
         return False  # what follows is unknown, or may be nothing (the rest lies outside this group)
-    chars = followers[0]
-    if flags & _regex.IGNORECASE:
-        chars = {variant for char in chars for variant in (char, char.lower(), char.upper())}
-    return not any(_may_take(body[0], char, constants, flags) for char in chars)
+    mine = _char_set(body[0], constants, flags)
+    return mine is not None and all(
+        (theirs := _char_set(item, constants, flags)) is not None and _disjoint(mine, theirs, constants, flags)
+        for item in followers[0]
+    )
 
 
-def _first_chars(items: list[Any], constants: Any) -> tuple[set[str], bool] | None:
-    """The characters a match of ``items`` may start with, and whether it may be empty; None: unknown."""
-    chars: set[str] = set()
+def _first_items(items: list[Any], constants: Any) -> tuple[list[Any], bool] | None:
+    """The one-character items a match of ``items`` may start with, and whether it may be empty; None: unknown."""
+    found: list[Any] = []
     for op, argument in items:
-        inner: tuple[set[str], bool] | None
+        inner: tuple[list[Any], bool] | None
         if op is constants.AT:
             continue  # zero-width
-        if op in (constants.LITERAL, constants.IN):
-            found = _few_chars(op, argument, constants)
-            if found is None:
-                return None
-            return chars | found, False
+        if op in (constants.LITERAL, constants.NOT_LITERAL, constants.IN, constants.ANY):
+            return [*found, (op, argument)], False
         if op is constants.SUBPATTERN:
-            inner = _first_chars(list(argument[-1]), constants)
+            inner = _first_items(list(argument[-1]), constants)
         elif op in (constants.MAX_REPEAT, constants.MIN_REPEAT, getattr(constants, "POSSESSIVE_REPEAT", None)):
-            inner = _first_chars(list(argument[2]), constants)
+            inner = _first_items(list(argument[2]), constants)
             if inner is not None and argument[0] == 0:
                 inner = inner[0], True
         elif op is constants.BRANCH:
-            options = [_first_chars(list(branch), constants) for branch in argument[1]]
-            if any(option is None for option in options):
+            options = [_first_items(list(branch), constants) for branch in argument[1]]
+            known = [option for option in options if option is not None]
+            if len(known) != len(options):
                 return None
-            inner = (set().union(*(option[0] for option in options)),  # type: ignore[index]
-                     any(option[1] for option in options))  # type: ignore[index]
+            inner = [item for option in known for item in option[0]], any(option[1] for option in known)
         else:
             return None
         if inner is None:
             return None
-        chars |= inner[0]
+        found.extend(inner[0])
         if not inner[1]:
-            return chars, False
-    return chars, True
+            return found, False
+    return found, True
 
 
-def _few_chars(op: Any, argument: Any, constants: Any) -> set[str] | None:
-    """The characters a literal or a small positive set matches; None for anything else."""
+if TYPE_CHECKING:
+    #: a one-character item as sets: (negated, characters, ranges, categories)
+    CharSet = tuple[bool, frozenset[str], tuple[tuple[int, int], ...], frozenset[Any]]
+
+
+def _char_set(item: tuple[Any, Any], constants: Any, flags: int) -> CharSet | None:
+    """What a one-character item matches, as sets (case variants added under ignore-case); None: unknown."""
+    op, argument = item
+    fold = bool(flags & _regex.IGNORECASE)
+
+    def variants(char: str) -> set[str]:
+        return {char, char.lower(), char.upper()} if fold else {char}
+
     if op is constants.LITERAL:
-        return {chr(argument)}
+        return False, frozenset(variants(chr(argument))), (), frozenset()
+    if op is constants.NOT_LITERAL:
+        return True, frozenset(variants(chr(argument))), (), frozenset()
+    if op is constants.ANY:
+        return True, frozenset() if flags & _regex.DOTALL else frozenset("\n"), (), frozenset()
     if op is not constants.IN:
         return None
+    negated = False
     chars: set[str] = set()
-    for member_op, value in argument:
-        if member_op is constants.LITERAL:
-            chars.add(chr(value))
-        elif member_op is constants.RANGE and value[1] - value[0] < 128:
-            chars.update(chr(code) for code in range(value[0], value[1] + 1))
+    ranges: list[tuple[int, int]] = []
+    categories: set[Any] = set()
+    for member, value in argument:
+        if member is constants.NEGATE:
+            negated = True
+        elif member is constants.LITERAL:
+            chars |= variants(chr(value))
+        elif member is constants.RANGE:
+            if fold and value[1] - value[0] < 256:
+                chars |= {variant for code in range(value[0], value[1] + 1) for variant in variants(chr(code))}
+            elif fold:
+                return None  # a wide range under ignore-case: its folds are not listed here
+            else:
+                ranges.append(value)
+        elif member is constants.CATEGORY:
+            categories.add(value)
         else:
-            return None  # a negation, a category, a wide range
-    return chars
+            return None
+    return negated, frozenset(chars), tuple(ranges), frozenset(categories)
 
 
-def _may_take(item: tuple[Any, Any], char: str, constants: Any, flags: int) -> bool:
-    """Whether the one-character pattern ``item`` may match ``char`` (True when unsure)."""
+def _disjoint(a: CharSet, b: CharSet, constants: Any, flags: int) -> bool:
+    """Whether no character matches both one-character sets (False when unsure)."""
+    if a[0] and b[0]:
+        return False  # two complements always share something here
+    if a[0] or b[0]:
+        positive, negative = (b, a) if a[0] else (a, b)
+        return _covers(negative, positive, constants, flags)
+    for char in a[1]:
+        if _in_set(char, b, constants, flags):
+            return False
+    for char in b[1]:
+        if _in_set(char, a, constants, flags):
+            return False
+    for low, high in a[2]:
+        if any(low <= other_high and other_low <= high for other_low, other_high in b[2]):
+            return False
+        if b[3] and not _range_outside(low, high, b[3], constants, flags):
+            return False
+    for low, high in b[2]:
+        if a[3] and not _range_outside(low, high, a[3], constants, flags):
+            return False
+    apart = _apart_categories(constants)
+    return all(frozenset((one, other)) in apart for one in a[3] for other in b[3])
+
+
+def _apart_categories(constants: Any) -> set[frozenset[Any]]:
+    """Pairs of categories no character is in both of (``\\d`` and ``\\s``, ``\\w`` and ``\\W``, ...)."""
+    digit, not_digit = constants.CATEGORY_DIGIT, constants.CATEGORY_NOT_DIGIT
+    space, not_space = constants.CATEGORY_SPACE, constants.CATEGORY_NOT_SPACE
+    word, not_word = constants.CATEGORY_WORD, constants.CATEGORY_NOT_WORD
+    return {frozenset(pair) for pair in ((digit, not_digit), (space, not_space), (word, not_word), (digit, space),
+                                         (digit, not_word), (space, word))}
+
+
+def _covers(negative: CharSet, positive: CharSet, constants: Any, flags: int) -> bool:
+    """Whether every character of ``positive`` is among those ``negative`` excludes (its un-negated sets)."""
+    excluded = (False, negative[1], negative[2], negative[3])
+    if not all(_in_set(char, excluded, constants, flags) for char in positive[1]):
+        return False
+    for low, high in positive[2]:
+        if high - low >= 256 or not all(_in_set(chr(code), excluded, constants, flags) for code in range(low, high + 1)):
+            return False
+    return all(category in negative[3] for category in positive[3])
+
+
+def _in_set(char: str, charset: CharSet, constants: Any, flags: int) -> bool:
+    """Whether ``char`` is in the (un-negated) sets of ``charset``."""
+    if char in charset[1] or any(low <= ord(char) <= high for low, high in charset[2]):
+        return True
+    return any(_in_category(char, category, constants, flags) for category in charset[3])
+
+
+def _range_outside(low: int, high: int, categories: frozenset[Any], constants: Any, flags: int) -> bool:
+    """Whether no character of a small range is in any of ``categories`` (False for a wide range)."""
+    if high - low >= 256:
+        return False
+    return not any(_in_category(chr(code), category, constants, flags)
+                   for code in range(low, high + 1) for category in categories)
+
+
+def _in_category(char: str, category: Any, constants: Any, flags: int) -> bool:
     import re
 
-    op, argument = item
-    if op is constants.LITERAL:
-        return flags & _regex.IGNORECASE != 0 or chr(argument) == char
-    if op is constants.NOT_LITERAL:
-        return True if flags & _regex.IGNORECASE else chr(argument) != char
-    if op is not constants.IN:
-        return True
-    categories = {
+    sources = {
         constants.CATEGORY_DIGIT: r"\d", constants.CATEGORY_NOT_DIGIT: r"\D",
         constants.CATEGORY_SPACE: r"\s", constants.CATEGORY_NOT_SPACE: r"\S",
         constants.CATEGORY_WORD: r"\w", constants.CATEGORY_NOT_WORD: r"\W",
     }
-    negated = False
-    found = False
-    for member_op, value in argument:
-        if member_op is constants.NEGATE:
-            negated = True
-        elif member_op is constants.LITERAL:
-            found = found or chr(value) == char
-        elif member_op is constants.RANGE:
-            found = found or value[0] <= ord(char) <= value[1]
-        elif member_op is constants.CATEGORY and value in categories:
-            found = found or re.match(categories[value], char, flags & _regex.ASCII) is not None
-        else:
-            return True
-    if flags & _regex.IGNORECASE:
-        return True if negated else found or char.lower() != char.upper()
-    return found != negated
+    source = sources.get(category)
+    # unknown: say yes, so that nothing is proven apart
+    return True if source is None else re.match(source, char, flags & _regex.ASCII) is not None
 
 
 class RulePattern:
@@ -445,12 +531,12 @@ class RulePattern:
 
     ``re`` runs on texts up to ``limit`` characters: compiled with its ASCII
     flag on ASCII texts (where it then reads every pattern as ``regex``
-    does), and as it is on other texts when ``plain_re_reads_any_text``.
+    does), and as it is on the other texts ``plain_re_reach`` allows.
     ``search`` answers None and ``sub`` leaves the text as it is when a
     ``regex`` evaluation times out.
     """
 
-    __slots__ = ("_any", "_ascii", "_exact", "flags", "limit", "source")
+    __slots__ = ("_any", "_ascii", "_exact", "_reach", "flags", "limit", "source")
 
     def __init__(self, source: str, flags: str = "") -> None:
         self.source, self.flags = source, flags
@@ -459,6 +545,7 @@ class RulePattern:
         self._ascii: Any = None
         self._any: Any = None
         self._exact: Any = None
+        self._reach = ASCII_TEXT
         limit = plain_re_line_limit(source, flags)
         if not limit:
             return
@@ -470,7 +557,8 @@ class RulePattern:
             # only under regex's case folding: such a pattern gets no ASCII program
             if source.isascii() or not _may_ignore_case(source, bits):
                 self._ascii = _regex.compile(source, bits | _regex.ASCII)
-            if plain_re_reads_any_text(source, flags):
+            self._reach = plain_re_reach(source, flags)
+            if self._reach != ASCII_TEXT:
                 self._any = _regex.compile(source, bits)
         except Exception:  # noqa: BLE001 - re refuses what the analysis read: regex decides
             self._ascii = self._any = None
@@ -490,7 +578,11 @@ class RulePattern:
         """The ``re`` program for ``text``, or None when ``regex`` must answer."""
         if len(text) > self.limit:
             return None
-        return self._ascii if text.isascii() else self._any  # isascii: a flag of the string, O(1)
+        if text.isascii():  # a flag of the string: O(1)
+            return self._ascii
+        if self._reach == ANY_TEXT or (self._reach == TEXT_WITHOUT_SEPARATORS and _separators().search(text) is None):
+            return self._any
+        return None
 
     def search(self, text: str) -> Any:
         """The first match in ``text``, or None (also when the evaluation times out)."""
@@ -511,6 +603,16 @@ class RulePattern:
             return self.exact().sub(replacement, text, timeout=REGEX_TIMEOUT)  # type: ignore[no-any-return]
         except TimeoutError:
             return text
+
+
+_SEPARATORS: list[Any] = []
+
+
+def _separators() -> Any:
+    """The ``re`` program that finds ``\\x1c``-``\\x1f``, compiled on first use."""
+    if not _SEPARATORS:
+        _SEPARATORS.append(_regex.compile("[\x1c-\x1f]"))
+    return _SEPARATORS[0]
 
 
 def _may_ignore_case(source: str, bits: int) -> bool:

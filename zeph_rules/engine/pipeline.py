@@ -145,9 +145,9 @@ class FilterPlan(NamedTuple):
     redact: bool = False
     scanner: Any = None  # a security.Scanner, or None when the security pass is off
     #: ``patterns.pattern_facts`` of the rules' regexes (their required literals, how long a text ``re``
-    #: may search without a timeout and whether on non-ASCII text too), worked out when the plan was
+    #: may search without a timeout and on which texts beyond ASCII), worked out when the plan was
     #: built: a cached plan's run parses none
-    pattern_facts: tuple[tuple[str, str, Any, int, bool], ...] = ()
+    pattern_facts: tuple[tuple[str, str, Any, int, int], ...] = ()
 
 
 def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) -> FilterPlan:
@@ -171,7 +171,7 @@ PATTERN_PARAMETERS = frozenset({
 })
 
 
-def _pattern_facts(rules: tuple[PlannedRule, ...]) -> tuple[tuple[str, str, Any, int, bool], ...]:
+def _pattern_facts(rules: tuple[PlannedRule, ...]) -> tuple[tuple[str, str, Any, int, int], ...]:
     """Return ``patterns.pattern_facts`` of every regex the plan's rules hold, in order, once each."""
     from .patterns import pattern_facts
 
