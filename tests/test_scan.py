@@ -298,3 +298,16 @@ def test_a_posix_class_pattern_is_found_as_the_reference_finds_it() -> None:
     expected = [(f.rule, f.line, f.column) for f in reference.scan_text(data, [posix])]
     assert expected == [("acme-posix-class", 2, 12)]
     assert [(f.rule, f.line, f.column) for f in Scanner([posix]).scan(data.encode())] == expected
+
+
+def test_a_pattern_re_reads_as_other_text_is_verified_with_the_regex_module() -> None:
+    """``re`` reads the fuzzy count ``{e<=1}`` as five characters of text, without a warning: such a
+    pattern is guarded, so the verifier matches it with ``regex``, as the reference does."""
+    fuzzy = reference.SecretPattern(id="acme-fuzzy", category="platform", description="",
+                                    regex=r"acme_key\s*=\s*((?:s3cret){e<=1})", keywords=("acme_key",), secret_group=1)
+    scanner = Scanner([fuzzy])
+    assert scanner.tables.guarded == (True,)
+    data = "x\nacme_key = s3cre7\n"
+    expected = [(f.rule, f.line, f.column) for f in reference.scan_text(data, [fuzzy])]
+    assert expected == [("acme-fuzzy", 2, 12)]
+    assert [(f.rule, f.line, f.column) for f in scanner.scan(data.encode())] == expected

@@ -45,8 +45,8 @@ else:
             from hashlib import sha256 as _sha256
 
 #: 2: ``Span`` moved to ``engine.span``; 3: the scanner's records are named tuples; 4: it marks signal lines;
-#: 5: its keyword index has one prefilter table
-_FORMAT = 5
+#: 5: its keyword index has one prefilter table, 6: a pattern ``re`` reads otherwise than ``regex`` is guarded
+_FORMAT = 6
 #: the layout of a plan file: (format, command, exit code, rules, redact, has scanner, pattern facts);
 #: 2: named-tuple records, 3: line words, 4: the proven literals of its patterns, 5: marshal, not pickle,
 #: 6: every pattern's facts (literals and plain-``re`` line limit), 7: and whether ``re`` reads it alike on

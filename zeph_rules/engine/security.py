@@ -406,19 +406,26 @@ def _lead(source: str, keywords: Sequence[str]) -> int:
     return -1 if lead is None else lead
 
 
-def _needs_timeout(source: str) -> bool:
-    """Whether a pattern must run under a timeout.
+def _needs_timeout(pattern: SecretPattern) -> bool:
+    """Whether a pattern must be verified by the ``regex`` module, under a timeout.
 
     A timeout costs about 2 µs a call, four times a typical anchored match.
     Windows are bounded (a line or a pattern's reach), so a pattern without
     the shapes that backtrack catastrophically (nested or overlapping
     quantifiers, per the linter's analysis) cannot hang on one; every other
-    pattern, and any the analysis cannot read, keeps the timeout.
+    pattern, and any the analysis cannot read, keeps the timeout.  So does a
+    pattern that ``re`` would read otherwise than ``regex`` (its regex or an
+    allowlist entry: a fuzzy count ``re`` takes for text, say), which the
+    verifier may otherwise match with ``re`` (see ``_Verifier``).
     """
+    from .patterns import parse_as_re
+
+    if any(parse_as_re(source) is None for source in (pattern.regex, *pattern.allowlist)):
+        return True
     try:
         from .lint.regex_analysis import risky_shapes
 
-        return bool(risky_shapes(source))
+        return bool(risky_shapes(pattern.regex))
     except Exception:  # noqa: BLE001 - unknown means guarded
         return True
 
@@ -436,7 +443,7 @@ class ScanTables(NamedTuple):
     line_reach: tuple[int, ...]  # 0: own line, 1: +-1 line, 2: unbounded (PEM blocks)
     anchored: tuple[bool, ...]  # a match starts within ``lead`` characters before a keyword hit
     lead: tuple[int, ...]  # -1: unbounded, verify by searching the window
-    guarded: tuple[bool, ...]  # verify with a timeout (the shape analysis could not clear it)
+    guarded: tuple[bool, ...]  # verify with ``regex`` and a timeout (see _needs_timeout)
     follow: tuple[tuple[FollowRule | None, ...], ...]  # per keyword, per owning pattern (see _follow)
     #: per keyword: whether a hit marks its line (the scanner's ``line_words``); empty when none does
     marked: tuple[bool, ...] = ()
@@ -481,7 +488,7 @@ class Scanner:
             # sees the neighbouring lines; only block-sized shapes (PEM) reach further.
             reach.append(0 if not crosses else 2 if width < 0 or width > BLOCK_WIDTH else 1)
             leads.append(_lead(pattern.regex, pattern.keywords))
-            guarded.append(_needs_timeout(pattern.regex))
+            guarded.append(_needs_timeout(pattern))
         marked_ids = set()
         for word in line_words:
             if not (word.isascii() and word == word.lower() and len(word) >= 2):
@@ -675,7 +682,8 @@ class _Verifier:
     programs the regex cache keeps, when ``re`` compiles it without a warning;
     the ``regex`` module's pattern (``exact``) is built only for a pattern
     ``re`` refuses and for the windows verified under a timeout (guarded
-    patterns, long windows).  Version 0 of ``regex``, the one the patterns use,
+    patterns, among them every one ``re`` would read otherwise, and long
+    windows).  Version 0 of ``regex``, the one the patterns use,
     is ``re``'s syntax and semantics; the conformance tests run both ways.
     """
 
