@@ -32,6 +32,14 @@ REGEX_TIMEOUT = 0.25
 _FLAG_BITS = {"i": _regex.IGNORECASE, "m": _regex.MULTILINE, "s": _regex.DOTALL, "x": _regex.VERBOSE}
 
 
+def _flag_bits(flags: str) -> int:
+    """``re``'s flag bits for a rule regex's flag letters (``"im"``)."""
+    bits = 0
+    for flag in flags:
+        bits |= _FLAG_BITS.get(flag, 0)
+    return bits
+
+
 class RegexProblem(ValueError):
     """A regex does not compile; ``offset`` points into the pattern when known."""
 
@@ -147,10 +155,7 @@ def plain_re_line_limit(source: str, flags: str = "") -> int:
         return known
     from ._sre import sre_constants
 
-    bits = 0
-    for flag in flags:
-        bits |= _FLAG_BITS.get(flag, 0)
-    parsed = parse_as_re(source, bits)
+    parsed = parse_as_re(source, _flag_bits(flags))
     if parsed is None:
         return 0
     cost = _backtracking_cost(list(parsed.data), sre_constants, parsed.state.flags)
@@ -222,10 +227,7 @@ def plain_re_reach(source: str, flags: str = "") -> int:
         return known
     from ._sre import sre_constants
 
-    bits = 0
-    for flag in flags:
-        bits |= _FLAG_BITS.get(flag, 0)
-    parsed = parse_as_re(source, bits)
+    parsed = parse_as_re(source, _flag_bits(flags))
     if parsed is None or parsed.state.flags & _regex.IGNORECASE:
         return ASCII_TEXT
     # category and anchor codes are small integers of two numberings (AT_BOUNDARY == CATEGORY_NOT_SPACE):
@@ -259,14 +261,14 @@ def plain_re_reach(source: str, flags: str = "") -> int:
             elif op in (sre_constants.ASSERT, sre_constants.ASSERT_NOT):
                 if not alike(argument[1]):
                     return False
-            elif op is getattr(sre_constants, "ATOMIC_GROUP", None):
+            elif op is sre_constants.ATOMIC_GROUP:
                 if not alike(argument):
                     return False
             elif op is sre_constants.BRANCH:
                 if not all(alike(branch) for branch in argument[1]):
                     return False
             elif op in (sre_constants.MAX_REPEAT, sre_constants.MIN_REPEAT,
-                        getattr(sre_constants, "POSSESSIVE_REPEAT", None)):
+                        sre_constants.POSSESSIVE_REPEAT):
                 if not alike(argument[2]):
                     return False
             elif op not in (sre_constants.LITERAL, sre_constants.NOT_LITERAL, sre_constants.ANY):
@@ -313,7 +315,7 @@ def _backtracking_cost(items: list[Any], constants: Any, flags: int) -> tuple[Bo
     steps: Bound = (1, 0)
     simple = (constants.LITERAL, constants.NOT_LITERAL, constants.ANY, constants.IN, constants.AT,
               constants.CATEGORY)
-    repeats = (constants.MAX_REPEAT, constants.MIN_REPEAT, getattr(constants, "POSSESSIVE_REPEAT", None))
+    repeats = (constants.MAX_REPEAT, constants.MIN_REPEAT, constants.POSSESSIVE_REPEAT)
     for index, (op, argument) in enumerate(items):
         part: tuple[Bound, Bound] | None
         if op in simple:
@@ -321,9 +323,9 @@ def _backtracking_cost(items: list[Any], constants: Any, flags: int) -> tuple[Bo
         elif op is constants.SUBPATTERN:
             group_flags = (flags | argument[1]) & ~argument[2] if len(argument) == 4 else flags
             part = _backtracking_cost(list(argument[-1]), constants, group_flags)
-        elif op in (getattr(constants, "ATOMIC_GROUP", None), constants.ASSERT, constants.ASSERT_NOT):
-            inner = _backtracking_cost(list(argument if op is getattr(constants, "ATOMIC_GROUP", None)
-                                            else argument[1]), constants, flags)
+        elif op in (constants.ATOMIC_GROUP, constants.ASSERT, constants.ASSERT_NOT):
+            inner = _backtracking_cost(list(argument if op is constants.ATOMIC_GROUP else argument[1]),
+                                       constants, flags)
             part = None if inner is None else ((1, 0), inner[1])  # never re-entered: one way on
         elif op is constants.BRANCH:
             options = [_backtracking_cost(list(branch), constants, flags) for branch in argument[1]]
@@ -342,7 +344,7 @@ def _backtracking_cost(items: list[Any], constants: Any, flags: int) -> tuple[Bo
                 if body_ways != (1, 0):
                     return None  # a repeated part that can end several ways: exponential
                 walk = _times((1, 1), body_steps)
-                if op is repeats[2] or _stops_before(list(body), items[index + 1 :], constants, flags):
+                if op is constants.POSSESSIVE_REPEAT or _stops_before(list(body), items[index + 1 :], constants, flags):
                     part = (1, 0), walk  # possessive, or only its longest run can go on
                 else:
                     part = (1, 1), walk
@@ -389,7 +391,7 @@ def _first_items(items: list[Any], constants: Any) -> tuple[list[Any], bool] | N
             return [*found, (op, argument)], False
         if op is constants.SUBPATTERN:
             inner = _first_items(list(argument[-1]), constants)
-        elif op in (constants.MAX_REPEAT, constants.MIN_REPEAT, getattr(constants, "POSSESSIVE_REPEAT", None)):
+        elif op in (constants.MAX_REPEAT, constants.MIN_REPEAT, constants.POSSESSIVE_REPEAT):
             inner = _first_items(list(argument[2]), constants)
             if inner is not None and argument[0] == 0:
                 inner = inner[0], True
@@ -549,9 +551,7 @@ class RulePattern:
         limit = plain_re_line_limit(source, flags)
         if not limit:
             return
-        bits = 0
-        for flag in flags:
-            bits |= _FLAG_BITS[flag]
+        bits = _flag_bits(flags)
         try:
             # a letter outside ASCII that folds into it (``ſ``, the Kelvin sign) matches ASCII text
             # only under regex's case folding: such a pattern gets no ASCII program
@@ -772,10 +772,7 @@ def regex_literal_alternatives(source: str, flags: str = "") -> tuple[list[str],
     """
     from ._sre import sre_parse
 
-    bits = 0
-    for flag in flags:
-        bits |= _FLAG_BITS.get(flag, 0)
-    parsed = parse_as_re(source, bits)
+    parsed = parse_as_re(source, _flag_bits(flags))
     if parsed is None:
         return None  # a `regex`-only construct: no literals, still correct
     ignore_case = bool(parsed.state.flags & _regex.IGNORECASE)
