@@ -16,6 +16,7 @@ import errno
 import os
 import sys
 
+from .._memo import bounded_cache
 from .._version import __version__
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
@@ -47,18 +48,9 @@ _COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
-#: the click group, once built (a list, not functools.cache: ``filter`` does not import functools)
-_GROUP: list[click.Group] = []
-
-
+@bounded_cache(maxsize=1)  # not functools.cache: ``filter`` does not import functools
 def _cli() -> click.Group:
     """Return the click group, built on first use: importing click is left until a command line needs it."""
-    if not _GROUP:
-        _GROUP.append(_build_cli())
-    return _GROUP[0]
-
-
-def _build_cli() -> click.Group:
     import click
 
     class _LazyGroup(click.Group):

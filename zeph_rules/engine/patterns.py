@@ -605,14 +605,10 @@ class RulePattern:
             return text
 
 
-_SEPARATORS: list[Any] = []
-
-
+@bounded_cache(maxsize=1)
 def _separators() -> Any:
     """The ``re`` program that finds ``\\x1c``-``\\x1f``, compiled on first use."""
-    if not _SEPARATORS:
-        _SEPARATORS.append(_regex.compile("[\x1c-\x1f]"))
-    return _SEPARATORS[0]
+    return _regex.compile("[\x1c-\x1f]")
 
 
 def _may_ignore_case(source: str, bits: int) -> bool:
