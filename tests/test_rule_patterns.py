@@ -226,6 +226,10 @@ def test_any_pattern_re_may_run_answers_as_the_regex_module(source: str, text: s
     (r"^\w+:", patterns.ASCII_TEXT),  # \w takes combining marks in regex only
     (r"\berror\b", patterns.ASCII_TEXT),
     (r"(?i)^error", patterns.ASCII_TEXT),  # case folding differs outside ASCII (İ)
+    (r"(?i)ſtatus", patterns.NO_TEXT),  # ſ folds into s under regex only: even ASCII text reads otherwise
+    (r"x(?i:é)", patterns.NO_TEXT),
+    (r"é+ x", patterns.ANY_TEXT),
+    (r"\p{L}", patterns.NO_TEXT),  # re refuses it
 ])
 def test_the_reach_of_a_plain_re_program(source: str, reach: int) -> None:
     assert patterns.plain_re_reach.__wrapped__(source) == reach

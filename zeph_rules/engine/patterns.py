@@ -205,22 +205,25 @@ def parse_as_re(source: str, flags: int = 0) -> Any:
         return None
 
 
-#: ``plain_re_reach``: ``re`` reads the pattern as ``regex`` does on ASCII text only (with its ASCII flag),
-#: also on any text without the separators ``\\x1c``-``\\x1f``, or on any text at all
-ASCII_TEXT, TEXT_WITHOUT_SEPARATORS, ANY_TEXT = 0, 1, 2
+#: ``plain_re_reach``: ``re`` reads the pattern as ``regex`` does on no text, on ASCII text only (with its
+#: ASCII flag), also on any text without the separators ``\\x1c``-``\\x1f``, or on any text at all
+NO_TEXT, ASCII_TEXT, TEXT_WITHOUT_SEPARATORS, ANY_TEXT = -1, 0, 1, 2
 
 
 @bounded_cache(maxsize=4096)
 def plain_re_reach(source: str, flags: str = "") -> int:
-    """On which texts ``re`` matches the rule regex as ``regex`` does: ``ASCII_TEXT``, ... ``ANY_TEXT``.
+    """On which texts ``re`` matches the rule regex as ``regex`` does: ``NO_TEXT``, ... ``ANY_TEXT``.
 
     The two engines differ only in what their classes take outside ASCII
     (``\\w`` and ``\\b`` take combining marks in ``regex`` only), in ``\\s``,
     which takes the separators ``\\x1c``-``\\x1f`` in ``re`` only, and in
     folding some letters' case (``İ``).  On an ASCII text ``re`` with its
-    ASCII flag reads every pattern as ``regex`` does.  A pattern with no word
-    class, no word boundary and no ignore-case reads alike on text without
-    those separators, and with no space class either on any text.
+    ASCII flag reads every pattern as ``regex`` does -- but one with a letter
+    outside ASCII that may match ignoring case (``ſ`` and the Kelvin sign
+    fold into ASCII under ``regex`` only), which it reads alike on no text.
+    A pattern with no word class, no word boundary and no ignore-case reads
+    alike on text without those separators, and with no space class either
+    on any text.
     """
     known = _REACH.get((source, flags))
     if known is not None:
@@ -228,8 +231,10 @@ def plain_re_reach(source: str, flags: str = "") -> int:
     from ._sre import sre_constants
 
     parsed = parse_as_re(source, _flag_bits(flags))
-    if parsed is None or parsed.state.flags & _regex.IGNORECASE:
-        return ASCII_TEXT
+    if parsed is None:
+        return NO_TEXT
+    if parsed.state.flags & _regex.IGNORECASE or _scoped_ignore_case(parsed.data, sre_constants):
+        return ASCII_TEXT if source.isascii() else NO_TEXT
     # category and anchor codes are small integers of two numberings (AT_BOUNDARY == CATEGORY_NOT_SPACE):
     # each is looked up among its own kind
     word_classes = (sre_constants.CATEGORY_WORD, sre_constants.CATEGORY_NOT_WORD)
@@ -256,7 +261,7 @@ def plain_re_reach(source: str, flags: str = "") -> int:
                 if any(argument is anchor for anchor in word_anchors):
                     return False
             elif op is sre_constants.SUBPATTERN:
-                if argument[1] & _regex.IGNORECASE or not alike(argument[-1]):
+                if not alike(argument[-1]):
                     return False
             elif op in (sre_constants.ASSERT, sre_constants.ASSERT_NOT):
                 if not alike(argument[1]):
@@ -278,6 +283,28 @@ def plain_re_reach(source: str, flags: str = "") -> int:
     if not alike(parsed.data):
         return ASCII_TEXT
     return TEXT_WITHOUT_SEPARATORS if found_spaces else ANY_TEXT
+
+
+def _scoped_ignore_case(items: Any, constants: Any) -> bool:
+    """Whether a group of ``items`` turns ignore-case on (``(?i:...)``)."""
+    for op, argument in items:
+        if op is constants.SUBPATTERN:
+            inner = [argument[-1]]
+            if argument[1] & _regex.IGNORECASE:
+                return True
+        elif op is constants.BRANCH:
+            inner = argument[1]
+        elif op in (constants.MAX_REPEAT, constants.MIN_REPEAT, constants.POSSESSIVE_REPEAT):
+            inner = [argument[2]]
+        elif op in (constants.ASSERT, constants.ASSERT_NOT):
+            inner = [argument[1]]
+        elif op is constants.ATOMIC_GROUP:
+            inner = [argument]
+        else:
+            continue
+        if any(_scoped_ignore_case(part, constants) for part in inner):
+            return True
+    return False
 
 
 def _loose_brace(source: str) -> bool:
@@ -547,18 +574,16 @@ class RulePattern:
         self._ascii: Any = None
         self._any: Any = None
         self._exact: Any = None
-        self._reach = ASCII_TEXT
+        self._reach = NO_TEXT
         limit = plain_re_line_limit(source, flags)
         if not limit:
             return
         bits = _flag_bits(flags)
         try:
-            # a letter outside ASCII that folds into it (``ſ``, the Kelvin sign) matches ASCII text
-            # only under regex's case folding: such a pattern gets no ASCII program
-            if source.isascii() or not _may_ignore_case(source, bits):
-                self._ascii = _regex.compile(source, bits | _regex.ASCII)
             self._reach = plain_re_reach(source, flags)
-            if self._reach != ASCII_TEXT:
+            if self._reach != NO_TEXT:
+                self._ascii = _regex.compile(source, bits | _regex.ASCII)
+            if self._reach > ASCII_TEXT:
                 self._any = _regex.compile(source, bits)
         except Exception:  # noqa: BLE001 - re refuses what the analysis read: regex decides
             self._ascii = self._any = None
@@ -609,21 +634,6 @@ class RulePattern:
 def _separators() -> Any:
     """The ``re`` program that finds ``\\x1c``-``\\x1f``, compiled on first use."""
     return _regex.compile("[\x1c-\x1f]")
-
-
-def _may_ignore_case(source: str, bits: int) -> bool:
-    """Whether ``source`` may match ignoring case: the flag, or an inline group naming ``i`` (``(?i)``, ``(?mi:``)."""
-    if bits & _regex.IGNORECASE:
-        return True
-    start = source.find("(?")
-    while start >= 0:
-        end = start + 2
-        while end < len(source) and source[end].isalpha():
-            if source[end] == "i":
-                return True
-            end += 1
-        start = source.find("(?", start + 2)
-    return False
 
 
 @bounded_cache(maxsize=4096)
