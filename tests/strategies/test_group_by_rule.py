@@ -35,6 +35,22 @@ def test_rustc_lint_learnt_from_the_first_note() -> None:
     assert "== warning[unused_variables] x" in result.text
 
 
+def test_a_head_with_no_blank_line_before_it_starts_its_own_block() -> None:
+    # cargo prints a build script's one-line warning right before rustc's first block, with no blank
+    # line between: the block is its own, not an excerpt of the build script's warning
+    result = group_by_rule(_raw("cargo/q9_check_all_targets"), {}, 0)
+    assert "== warning[unused_imports] x21: unused import: `std::collections::HashMap`" in result.text
+    assert "units@0.1.0" not in result.text.split("\n== ")[1]
+    # and a head swallowed by the block before it would be cut with that block's excerpt
+    lines = _raw("cargo/build_warnings").split("\n")
+    head = lines.index("warning: unused variable: `line`")
+    assert lines[head - 1] == ""
+    trimmed = "\n".join(lines[: head - 1] + lines[head:])
+    result = group_by_rule(trimmed, {}, 0)
+    assert "warning: unused variable: `line`" in result.text
+    assert "  --> src/report.rs:9:13" in result.text or " --> src/report.rs:9:13" in result.text
+
+
 def test_errors_are_never_grouped() -> None:
     raw = _raw("cargo/clippy_error")
     result = group_by_rule(raw, {}, 101)

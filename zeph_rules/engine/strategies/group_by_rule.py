@@ -211,6 +211,21 @@ def _located(match: re.Match[str]) -> Diagnostic:
     return Diagnostic(severity, message, rule, match["location"], [match.group(0)], foldable=foldable)
 
 
+def _starts_block(lines: list[str], index: int) -> bool:
+    """Whether ``lines[index]`` opens a block diagnostic (rustc/clippy or ruff's full format) or is a summary.
+
+    Inside a block every line but the head is indented or starts with a gutter,
+    a line number or ``help:``/``note:``, so a severity head at the margin is
+    the next diagnostic.
+    """
+    line = lines[index]
+    if line[:1].isspace():
+        return False
+    if _RUST_HEAD.match(line) or _SUMMARY.match(line):
+        return True
+    return bool(_RUFF_HEAD.match(line)) and index + 1 < len(lines) and bool(_ARROW.match(lines[index + 1]))
+
+
 def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
     """Split output into diagnostics and other lines (in order), summary lines, and a noise count."""
     items: list[Diagnostic | str] = []
@@ -229,13 +244,17 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
 
     for index, line in enumerate(lines):
         if current is not None and current.ends_at_blank:
-            if line.strip():
+            if not line.strip():
+                current = None
+                continue
+            if not _starts_block(lines, index):
                 if _ARROW.match(line) and current.location is None:
                     current.location = _ARROW.match(line)["location"]  # type: ignore[index]
                 current.lines.append(line)
                 continue
+            # a head where the blank line should have been (a trimmed or interleaved output): a
+            # block of its own, never an excerpt line of the one before, which would be cut with it
             current = None
-            continue
         if current is not None and current.ends_at_head:
             if not line.strip() or not (_TSC_PRETTY.match(line) or _SUMMARY.match(line)):
                 current.lines.append(line)
