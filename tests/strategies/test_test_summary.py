@@ -643,3 +643,15 @@ def test_javascript_runners_keep_skipped_and_pending_tests() -> None:
     assert "    - rounds half to even" in mocha
     pending_at = mocha.index("    - rounds half to even")
     assert mocha.rfind("\n  ", 0, pending_at) < pending_at  # under its suite's title
+
+
+def test_a_tap_block_left_open_ends_at_the_next_line_left_of_its_margin() -> None:
+    # a passing test's YAML block whose closing "  ..." never came (the output cut short, a line lost):
+    # the block must not swallow the failures and totals after it
+    lines = _raw("npm/test_fail").split("\n")
+    first_pass = lines.index("ok 1 - formats dollars")
+    closing = lines.index("  ...", first_pass)
+    result = test_summary("\n".join(lines[:closing] + lines[closing + 1 :]), {}, 1)
+    for kept in ("not ok 7 - split result shape", "not ok 9 - parse rejects garbage", "# tests 12", "# fail 5"):
+        assert kept in result.text
+    assert result.confidence is Confidence.PARTIAL

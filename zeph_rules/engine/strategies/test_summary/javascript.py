@@ -137,10 +137,19 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
             # The YAML block: "  ---" ... "  ..." indented like the result plus two spaces.
             block_end = i + 1
             if block_end < len(lines) and lines[block_end].strip() == "---":
-                closing = lines[block_end][: len(lines[block_end]) - len(lines[block_end].lstrip())] + "..."
-                while block_end < len(lines) and lines[block_end] != closing:
-                    block_end += 1
+                margin = len(lines[block_end]) - len(lines[block_end].lstrip())
+                closing = lines[block_end][:margin] + "..."
                 block_end += 1
+                # to its closing line; a line left of the block's margin means the block was never closed
+                # (output cut short, a line lost): the block ends there rather than swallow what follows
+                while block_end < len(lines) and lines[block_end] != closing:
+                    entry = lines[block_end]
+                    if entry.strip() and len(entry) - len(entry.lstrip()) < margin:
+                        report.unsure = True
+                        break
+                    block_end += 1
+                else:
+                    block_end += 1
             block = lines[i + 1 : block_end]
             if result["status"] == "ok":
                 directive = result["directive"] or ""
