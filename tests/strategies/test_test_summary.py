@@ -655,3 +655,11 @@ def test_a_tap_block_left_open_ends_at_the_next_line_left_of_its_margin() -> Non
     for kept in ("not ok 7 - split result shape", "not ok 9 - parse rejects garbage", "# tests 12", "# fail 5"):
         assert kept in result.text
     assert result.confidence is Confidence.PARTIAL
+
+
+def test_cargo_test_keeps_a_warning_head_that_follows_a_build_script_warning() -> None:
+    # cargo prints the build script's one-line warning straight before rustc's first block
+    output = test_summary(_raw("cargo/q9_test_plain"), {}, 101).text.split("\n")
+    at = output.index("warning: units@0.1.0: unit table `currency` has no entry for XDR, falling back to USD")
+    assert output[at + 1 : at + 3] == ["warning: unused import: `std::collections::HashMap`",
+                                       " --> crates/units/src/m01.rs:1:5"]

@@ -251,6 +251,8 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         if diagnostic is not None:
             if not line.strip():
                 diagnostic = None
+            elif _diagnostic_kind(line) is not None and not _TARGET_DIAGNOSTIC_END.match(line):
+                diagnostic = None  # the next head with no blank line before it: its own diagnostic
             elif diagnostic == "error" or _TARGET_DIAGNOSTIC_END.match(line) or line.lstrip().startswith("-->"):
                 out.append(line)
                 continue
