@@ -195,6 +195,9 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
     in_recap = False  # node prints every failure a second time after "✖ failing tests:"
     showing = True
     few = few_results(lines, _SPEC_PASS, _SPEC_FAIL, _SPEC_SKIP)
+    # what the run printed before its recap: a recap line not among them (the output was cut to its
+    # tail, say `| tail -n 60`, and the failure's first report went with the head) is news and stays
+    before_recap: set[str] = set()
     for line in lines:
         stripped = line.strip()
         if stripped == "✖ failing tests:":
@@ -204,9 +207,16 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
         if in_recap:
             if stripped.startswith("test at ") or _SPEC_FAIL.match(line):
                 out.append(line)
-            elif stripped:
+            elif not stripped:
+                continue
+            elif stripped in before_recap:
                 repeated += 1
+            elif _NODE_INTERNAL_FRAME.match(line):
+                dropped += 1
+            else:
+                out.append(line)
             continue
+        before_recap.add(stripped)
         if _SPEC_PASS.match(line):
             if _SPEC_TODO.match(line) or few:
                 # a todo test passes, and its reason names known-broken behaviour; a few results are the answer
