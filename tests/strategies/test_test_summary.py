@@ -668,7 +668,7 @@ def test_cargo_test_keeps_a_warning_head_that_follows_a_build_script_warning() -
 def test_node_spec_recap_keeps_what_a_tail_cut_from_above() -> None:
     # `node --test | tail`: the failure's first report went with the head; the recap is all that is left
     lines = _raw("node/q6_test_spec_fail").split("\n")
-    first_error = lines.index("  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:")
+    first_error = lines.index("    AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:")
     output = test_summary("\n".join(lines[first_error + 1 :]), {}, 1).text
     assert "  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:" in output
     # a recap of failures shown in full above still goes
