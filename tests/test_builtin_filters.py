@@ -446,9 +446,14 @@ def test_nose2_prints_unittest_output_and_is_summarised_like_it(graph: MatcherGr
     assert result.filtered_bytes < result.raw_bytes / 2
 
 
-def test_git_keeps_the_commands_its_advice_offers(graph: MatcherGraph) -> None:
+def test_git_keeps_its_advice_but_the_pointers_to_the_manual(graph: MatcherGraph) -> None:
     out = graph.filter("git pull", _raw("git/q11_pull_divergent"), 128).output
     assert "hint: You have divergent branches and need to specify how to reconcile them." in out
     assert "hint:   git config pull.rebase true   # rebase" in out
-    assert "hint: preference for all repositories." not in out  # the prose around them goes, counted
+    assert "hint: or --ff-only on the command line to override the configured default per" in out
     assert "fatal: Need to specify how to reconcile divergent branches." in out
+    # a rejected push: what to do is in the middle of the advice; where to read more goes, counted
+    out = graph.filter("git push origin main", _raw("git/q4_push_rejected"), 1).output
+    assert "hint: (e.g., 'git pull ...') before pushing again." in out
+    assert "hint: See the 'Note about fast-forwards' in 'git push --help' for details." not in out
+    assert "... (1 noise line stripped) ..." in out
