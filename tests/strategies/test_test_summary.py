@@ -673,3 +673,10 @@ def test_node_spec_recap_keeps_what_a_tail_cut_from_above() -> None:
     assert "  AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:" in output
     # a recap of failures shown in full above still goes
     assert "repeating the failures above omitted" in test_summary(_raw("node/q6_test_spec_fail"), {}, 1).text
+
+
+def test_cargo_test_cut_short_keeps_what_each_unfinished_target_was_running() -> None:
+    # `cargo test | head -n 60`: no test result line; what ran is told by the target's header and count
+    lines = _raw("cargo/q7_test_quiet").split("\n")[:60]
+    output = test_summary("\n".join(lines), {}, 0).text
+    assert "running 138 tests" in output

@@ -122,21 +122,30 @@ def looks_like_cargo_build_failure(lines: list[str]) -> bool:
 
 
 def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int]:
-    """Return the targets with a failure, the targets that ran a test, and how many tests ran in all.
+    """Return the targets to show whatever happens, the targets that ran a test, and how many tests ran in all.
 
     A target is the index of its ``Running``/``Doc-tests`` line; -1 stands for
-    the lines before the first such line (output without target headers).
+    the lines before the first such line (output without target headers).  A
+    target is shown when a test of it failed, or when it started running tests
+    and printed no ``test result``: it crashed, or the output was cut short
+    (``| head``), and its header and test count are all that say what ran.
     """
     failing: set[int] = set()
     ran: set[int] = set()
+    started: set[int] = set()
+    finished: set[int] = set()
     tests = 0
     current = -1
     for index, line in enumerate(lines):
         if _TARGET_START.match(line):
             current = index
             continue
+        if _RUNNING_COUNT.match(line):
+            started.add(current)
+            continue
         result = _RESULT.match(line)
         if result:
+            finished.add(current)
             count = int(result["passed"]) + int(result["failed"]) + int(result["ignored"])
             tests += count
             if count:
@@ -144,7 +153,7 @@ def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int]:
         test = _TEST_LINE.match(line)
         if (result and result["status"] == "FAILED") or (test and test["result"] == "FAILED"):
             failing.add(current)
-    return failing, ran, tests
+    return failing | (started - finished), ran, tests
 
 
 def _diagnostic_kind(line: str) -> str | None:
@@ -174,9 +183,9 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     hidden_marker = Placeholder()
     warning_marker = Placeholder()
     warning_lines = 0
-    failing_targets, targets_that_ran, tests_run = _scan_targets(lines)
+    troubled_targets, targets_that_ran, tests_run = _scan_targets(lines)
     few = tests_run <= FEW_RESULTS  # a run of a few tests keeps its passes, under their targets
-    shown_targets = failing_targets | targets_that_ran if few else failing_targets
+    shown_targets = troubled_targets | targets_that_ran if few else troubled_targets
     target = -1  # the index of the current target's header line (-1: before any)
     results: list[re.Match[str]] = []
 
