@@ -680,3 +680,12 @@ def test_cargo_test_cut_short_keeps_what_each_unfinished_target_was_running() ->
     lines = _raw("cargo/q7_test_quiet").split("\n")[:60]
     output = test_summary("\n".join(lines), {}, 0).text
     assert "running 138 tests" in output
+
+
+def test_go_json_cut_short_keeps_what_a_test_without_verdict_printed() -> None:
+    # `go test -json | head -n 30`: TestBalance logged its failure, its "fail" event was cut off
+    lines = _raw("go/test_json_fail").split("\n")[:30]
+    output = test_summary("\n".join(lines), {}, 0).text
+    assert '"Output":"    ledger_test.go:42: Balance = 200, want 300\\n"}' in output
+    # with its verdict in the output, a passing test's events still go
+    assert '"Test":"TestParse/simple"' not in test_summary(_raw("go/test_json_fail"), {}, 1).text
