@@ -12,7 +12,8 @@ Filter rules match the *target*: the first command of the last pipeline, so in
 (leading assignments and redirections dropped).  Wrappers whose output is the
 wrapped command's (``time``, ``timeout 60``, ``env CI=1``, ``nice``, ``sudo``
 ...) and ``bash -c 'script'`` are looked through, so ``timeout 60 go test`` is
-filtered as ``go test``.  All commands, pipeline members included, are kept for
+filtered as ``go test``, and a program run from a ``bin`` directory is matched by
+its name (``.venv/bin/pytest`` as ``pytest``).  All commands, pipeline members included, are kept for
 the policy engine, which has its own, configurable wrapper analysis.
 """
 
@@ -74,6 +75,22 @@ class SimpleCommand:
         """The program's base name (``/usr/bin/git`` -> ``git``), or ''."""
         argv = self.argv
         return argv[0].value.rsplit("/", 1)[-1] if argv else ""
+
+    @property
+    def filter_text(self) -> str:
+        """``text`` with a program run from a ``bin`` directory named by its base name.
+
+        ``.venv/bin/pytest``, ``node_modules/.bin/jest``, ``/usr/bin/git`` and
+        ``~/.cargo/bin/cargo`` are the tools themselves, and filter rules name
+        tools; a script run by its path (``./app``, ``scripts/run.sh``) keeps it.
+        """
+        argv = self.argv
+        if not argv:
+            return ""
+        directory, slash, name = argv[0].value.rpartition("/")
+        if not slash or not name or directory.rsplit("/", 1)[-1] not in ("bin", ".bin"):
+            return self.text
+        return " ".join([name] + [word.raw for word in argv[1:]])
 
 
 @dataclass(frozen=True, slots=True)

@@ -350,7 +350,7 @@ def filter_subject(command: str, exit_code: int | None = None, output: str | Non
     target = parsed.filter_target
     return Subject(
         tool="bash",
-        command=target.text if target is not None else parsed.source.strip(),
+        command=target.filter_text if target is not None else parsed.source.strip(),
         command_full=command,
         program=target.program if target is not None else None,
         input=command,
