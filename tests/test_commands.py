@@ -38,7 +38,20 @@ def test_filter_target(line: str, target: str) -> None:
         ("sudo -u app tail -n 50 /var/log/app.log", "tail -n 50 /var/log/app.log"),
         ("bash -lc 'cd x && RUST_LOG=1 cargo build'", "cargo build"),
         ("stdbuf -oL timeout 60 python3 app.py", "python3 app.py"),
+        # run elsewhere: in a container, a pod, over ssh, in a dev shell
+        ("docker compose exec -T -e CI=1 web python -m pytest -x", "python -m pytest -x"),
+        ("docker-compose -f ci.yml run --rm --no-deps app cargo test", "cargo test"),
+        ("docker run --rm -v $PWD:/src -w /src golang:1.22 go test ./...", "go test ./..."),
+        ("podman exec -it db psql -c 'select 1'", "psql -c 'select 1'"),
+        ("kubectl exec -n shop api-7f9 -c app -- npm test", "npm test"),
+        ("ssh -p 2222 ci@build 'cd repo && make -j4'", "make -j4"),
+        ("nix develop .#rust -c cargo clippy", "cargo clippy"),
+        ("direnv exec . pytest -q", "pytest -q"),
         # not wrapping anything: the command itself
+        ("docker run --rm -it python:3.12", "docker run --rm -it python:3.12"),
+        ("docker compose up -d", "docker compose up -d"),
+        ("kubectl exec -it api -- ", "kubectl exec -it api --"),
+        ("ssh build", "ssh build"),
         ("command -v cargo", "command -v cargo"),
         ("sudo -l", "sudo -l"),
         ("time", "time"),
@@ -48,6 +61,22 @@ def test_filter_target(line: str, target: str) -> None:
 def test_filter_target_looks_through_wrappers(line: str, target: str) -> None:
     found = parse_command(line).filter_target
     assert found is not None and found.text == target
+
+
+@pytest.mark.parametrize(
+    ("line", "text"),
+    [
+        (".venv/bin/pytest -q", "pytest -q"),
+        ("/usr/bin/git status", "git status"),
+        ("node_modules/.bin/jest --ci", "jest --ci"),
+        ("'/opt/my tools/bin/cargo' test", "cargo test"),
+        ("./server --port 8080", "./server --port 8080"),  # a program of the project: its path says so
+        ("scripts/lint.sh", "scripts/lint.sh"),
+    ],
+)
+def test_a_tool_run_from_a_bin_directory_is_matched_by_its_name(line: str, text: str) -> None:
+    found = parse_command(line).filter_target
+    assert found is not None and found.filter_text == text
 
 
 def test_all_commands_and_nested_scripts_are_kept() -> None:

@@ -11,9 +11,11 @@ Filter rules match the *target*: the first command of the last pipeline, so in
 ``cd /p && RUST_LOG=1 cargo test 2>&1 | tail -80`` the target is ``cargo test``
 (leading assignments and redirections dropped).  Wrappers whose output is the
 wrapped command's (``time``, ``timeout 60``, ``env CI=1``, ``nice``, ``sudo``
-...) and ``bash -c 'script'`` are looked through, so ``timeout 60 go test`` is
-filtered as ``go test``, and a program run from a ``bin`` directory is matched by
-its name (``.venv/bin/pytest`` as ``pytest``).  All commands, pipeline members included, are kept for
+...), ``bash -c 'script'`` and the commands run elsewhere (``docker compose exec
+web``, ``docker run IMAGE``, ``kubectl exec POD --``, ``ssh host``, ``nix develop
+-c``) are looked through, so ``timeout 60 go test`` is filtered as ``go test``,
+and a program run from a ``bin`` directory is matched by its name
+(``.venv/bin/pytest`` as ``pytest``).  All commands, pipeline members included, are kept for
 the policy engine, which has its own, configurable wrapper analysis.
 """
 
@@ -394,7 +396,7 @@ def _unwrapped(cmd: SimpleCommand) -> SimpleCommand:
         return cmd
     spec = FILTER_WRAPPERS.get(program)
     if spec is None:
-        return cmd
+        return _run_elsewhere(cmd)
     value_options, positionals, no_exec = spec
     index = 1
     while index < len(argv):
@@ -413,6 +415,72 @@ def _unwrapped(cmd: SimpleCommand) -> SimpleCommand:
         break
     index += positionals
     if index >= len(argv):
+        return cmd
+    return SimpleCommand(argv[index:], cmd.redirections)
+
+
+def _after_options(argv: tuple[Word, ...], index: int, value_options: frozenset[str]) -> int:
+    """Return the index of the first word at or after ``index`` that is not an option (nor an option's value)."""
+    while index < len(argv):
+        value = argv[index].value
+        if value == "--":
+            return index + 1
+        if not value.startswith("-") or len(value) == 1:
+            return index
+        index += 2 if value in value_options else 1
+    return index
+
+
+#: options of docker/podman (and of their ``compose``) before the subcommand that take a value
+_CONTAINER_GLOBAL_OPTIONS = frozenset({
+    "-H", "--host", "-c", "--context", "--config", "-l", "--log-level", "-f", "--file", "-p", "--project-name",
+    "--project-directory", "--env-file", "--profile", "--ansi", "--parallel",
+})
+#: options of ``docker exec``/``run`` and ``docker compose exec``/``run`` that take a value
+_CONTAINER_RUN_OPTIONS = frozenset({
+    "-a", "--attach", "--add-host", "--cap-add", "--cap-drop", "--cgroupns", "--cidfile", "--cpus", "-c",
+    "--cpu-shares", "--detach-keys", "--device", "--dns", "-e", "--env", "--env-file", "--entrypoint", "--expose",
+    "--gpus", "-h", "--hostname", "--index", "--ip", "--ipc", "-l", "--label", "--label-file", "--log-driver",
+    "--log-opt", "-m", "--memory", "--mount", "--name", "--network", "--net", "--pid", "--platform", "-p",
+    "--publish", "--pull", "--restart", "--runtime", "--security-opt", "--shm-size", "--stop-signal",
+    "--stop-timeout", "--tmpfs", "-u", "--user", "--ulimit", "--userns", "-v", "--volume", "--volumes-from", "-w",
+    "--workdir",
+})
+#: options of ssh that take a value
+_SSH_OPTIONS = frozenset("-b -c -D -E -e -F -I -i -J -L -l -m -O -o -p -Q -R -S -W -w".split())
+
+
+def _run_elsewhere(cmd: SimpleCommand) -> SimpleCommand:
+    """Return the command run in a container, a pod, over ssh or in a dev shell; else ``cmd`` itself.
+
+    ``docker compose exec web pytest -x`` prints what ``pytest -x`` prints.  An
+    option these tables do not know that takes a value shifts the words read as
+    the command; the target then names no tool a rule knows, and the output
+    passes unfiltered rather than through the wrong rule.
+    """
+    argv = cmd.argv
+    words = [word.value for word in argv]
+    program = cmd.program
+    index: int | None = None
+    if program in ("docker", "podman", "docker-compose", "podman-compose"):
+        at = _after_options(argv, 1, _CONTAINER_GLOBAL_OPTIONS)
+        if not program.endswith("compose") and at < len(words) and words[at] == "compose":
+            at = _after_options(argv, at + 1, _CONTAINER_GLOBAL_OPTIONS)
+        if at < len(words) and words[at] in ("exec", "run"):
+            index = _after_options(argv, at + 1, _CONTAINER_RUN_OPTIONS) + 1  # past the container, service or image
+    elif program == "kubectl" and "exec" in words and "--" in words:
+        index = words.index("--") + 1
+    elif program == "nix" and words[1:2] in (["develop"], ["shell"]):
+        index = next((k + 1 for k, word in enumerate(words) if word in ("-c", "--command")), None)
+    elif program == "direnv" and words[1:2] == ["exec"]:
+        index = 3  # past the directory
+    elif program == "ssh":
+        host = _after_options(argv, 1, _SSH_OPTIONS)
+        if host + 1 < len(words):
+            # ssh joins its words into one line for the remote shell
+            inner = parse_command(" ".join(words[host + 1 :])).target
+            return inner if inner is not None else cmd
+    if index is None or index >= len(argv):
         return cmd
     return SimpleCommand(argv[index:], cmd.redirections)
 
