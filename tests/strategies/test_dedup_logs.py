@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from zeph_rules.engine.sanitize import sanitize
 from zeph_rules.engine.strategies import STRATEGIES, Confidence
-from zeph_rules.engine.strategies.dedup import _SIGNAL
+from zeph_rules.engine.strategies.dedup import _SIGNAL, _timeless
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -351,21 +351,46 @@ _LOG_FRAGMENTS = [
     log_lines_only=st.booleans(),
     min_log_ratio=st.sampled_from([0.0, 0.5]),
     fold_runs=st.sampled_from([0, 3]),
+    across_time=st.booleans(),
 )
 def test_every_line_is_accounted_for_and_signals_stay(lines: list[str], log_lines_only: bool,
-                                                      min_log_ratio: float, fold_runs: int) -> None:
+                                                      min_log_ratio: float, fold_runs: int, across_time: bool) -> None:
     text = sanitize("\n".join(lines) + "\n")
     params = {"log_lines_only": log_lines_only, "min_log_ratio": min_log_ratio, "fold_runs": fold_runs,
-              "routine_patterns": [r"sshd\[\d+\]: Failed"]}
+              "routine_patterns": [r"sshd\[\d+\]: Failed"], "errors_repeat_across_time": across_time}
     out = dedup(text, params, 0).text
     assert len(out) <= len(text)
     if out != text:
         assert _lines_accounted(out) == len(_split(text))
-    kept = set(_split(out))
+    kept = {_timeless(k.split(" (x")[0]) if across_time else k for k in _split(out)}
     for line in _split(text):
         if _SIGNAL.search(line) and "sshd[" not in line and "{" not in line:
-            # verbatim, or with the count of its exact repeats
-            assert line in kept or any(k.startswith(line + " (x") for k in kept), line
+            # verbatim, or with the count of its exact repeats (at another time, when asked)
+            shown = _timeless(line) if across_time else line
+            assert shown in kept or any(k.startswith(shown + " (x") for k in kept), line
+
+
+def test_an_error_repeated_at_other_times_groups_only_when_asked() -> None:
+    lines = []
+    for second in range(6):
+        lines.append(f"2026-11-26 08:39:{10 + second:02d},963 ERROR [db] connection refused to 10.0.0.5:5432")
+        lines.append(f"2026-11-26 08:39:{10 + second:02d},970 ERROR [db] retry {second} refused")
+        lines.append(f"2026-11-26 08:39:{10 + second:02d},990 INFO [web] GET /health 200")
+    text = "\n".join(lines) + "\n"
+    out = dedup(text, {"errors_repeat_across_time": True}, 1).text.split("\n")
+    # the first with the count it stands for, the last where it still happened
+    assert "2026-11-26 08:39:10,963 ERROR [db] connection refused to 10.0.0.5:5432 (x5)" in out
+    assert "2026-11-26 08:39:15,963 ERROR [db] connection refused to 10.0.0.5:5432" in out
+    # a number that differs keeps errors apart
+    assert sum("retry" in line for line in out) == 6
+    # off: only verbatim repeats group
+    assert dedup(text, {}, 1).text.count("connection refused") == 6
+    # klog: time and pid differ, the message does not
+    klog = [f'E1122 15:32:{40 + n}.67{n}690   2963{n} memcache.go:265] "Unhandled Error" err="connection refused"'
+            for n in range(4)]
+    end = "The connection to the server 127.0.0.1:16445 was refused - did you specify the right host or port?"
+    out = dedup("\n".join([*klog, end]) + "\n", {"errors_repeat_across_time": True}, 1).text.split("\n")
+    assert out[:3] == [klog[0] + " (x3)", klog[3], end]
 
 
 @pytest.mark.parametrize(

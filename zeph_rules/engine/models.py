@@ -136,6 +136,10 @@ class Dedup(Strict):
     #: fold each run of at least this many consecutive similar lines (equal but for numbers) to its first
     #: and last, with a counted marker; 0 leaves runs alone.  Error and warning lines never fold.
     fold_runs: int = Field(0, ge=0)
+    #: an error or warning record repeated word for word at another time groups with its first (the
+    #: first with its count, the last as it is); off, only verbatim repeats do.  For logs, where each
+    #: record carries its time: elsewhere an error line may need the line above it (wget's URL).
+    errors_repeat_across_time: bool = False
 
 
 

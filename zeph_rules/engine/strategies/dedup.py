@@ -19,7 +19,10 @@ counters, a save that succeeded after one that failed).
   as JSON, plus a request's method, path and status as for an access line.
 
 Signal records group only with their verbatim repeats: the id, the count or
-the attempt number that differs between two errors may be the clue.  A record
+the attempt number that differs between two errors may be the clue.  With
+``errors_repeat_across_time`` (for logs, where each record carries its time) a
+repeat at another time counts as verbatim: its leading time (and klog's pid)
+may differ, nothing else, and the group shows its first and its last.  A record
 is a signal when its level is warning or worse, when it carries an error word
 (``error``, ``failed``, ``timed out``, ``killed`` ...), an HTTP status of 400
 or more, or a security signal.  ``routine_patterns`` name records that carry
@@ -315,7 +318,7 @@ def _apply_user_normalisers(lines: list[str], sources: list[str]) -> list[str]:
 class _Plan:
     """Per line: the key it groups by, or None for a line that stays on its own or groups verbatim."""
 
-    __slots__ = ("attached", "continued", "keys", "records", "repeats", "signals", "traced")
+    __slots__ = ("attached", "continued", "keys", "records", "repeats", "signals", "timeless", "traced")
 
     def __init__(self, size: int) -> None:
         self.keys: list[str | None] = [None] * size
@@ -329,6 +332,9 @@ class _Plan:
         #: the records followed by a stack trace: each stays on its own (a repeated trace becomes a marker)
         self.traced: set[int] = set()
         self.records = 0
+        #: whether signal lines group with their repeats at other times (``_timeless``): the
+        #: ``errors_repeat_across_time`` parameter, for logs, where each record carries its time
+        self.timeless = False
 
     def block(self, lines: list[str], index: int) -> list[str]:
         """Return the record at ``index`` with its continuation lines."""
@@ -436,6 +442,7 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
     signal_candidates = _candidates(text, lines, _SIGNAL_WORDS)
     security_candidates = _candidates(text, lines, SIGNAL_WORDS)
     plan = _Plan(len(lines))
+    plan.timeless = bool(params.get("errors_repeat_across_time"))
     if log_lines_only:
         plan.repeats = _repeated_blocks(lines)
     repeated = {index for start, length in plan.repeats.items() for index in range(start, start + length)}
@@ -524,7 +531,7 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
         final = None  # shown with its verbatim repeats
     grouped: list[int] = []
     grouped_keys: list[str] = []
-    signal_groups: dict[str, list[int]] = {}
+    signal_groups: dict[str, list[tuple[int, str]]] = {}
     # A repeated block is one group with a negative count: its marker.
     groups: list[tuple[int, int]] = [(start, -length) for start, length in plan.repeats.items()]
     repeated = {index for start, length in plan.repeats.items() for index in range(start, start + length)}
@@ -539,7 +546,8 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
             grouped_keys.append(key)
         elif plan.signals[index]:
             verbatim = "\n".join(plan.block(lines, index)) if index in plan.attached else lines[index]
-            signal_groups.setdefault(verbatim, [index, 0])[1] += 1
+            key = _timeless(verbatim) if plan.timeless else verbatim
+            signal_groups.setdefault(key, []).append((index, verbatim))
         else:
             groups.append((index, 1))
     if sources:
@@ -550,9 +558,37 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
     # the first record stands for the group but its last, which is shown on its own
     groups.extend((grouped[first], count - (first in lasts)) for first, count in found)
     groups.extend((grouped[last], 1) for last in lasts.values())
-    groups.extend((first, count) for first, count in signal_groups.values())
+    for members in signal_groups.values():
+        (first, shown), (last, last_shown) = members[0], members[-1]
+        if last_shown == shown:
+            groups.append((first, len(members)))  # verbatim repeats: the first stands for them all
+        else:
+            # repeats at other times: like a record's group, the first with the count it stands for and
+            # the last, where the error was still happening
+            groups.append((first, len(members) - 1))
+            groups.append((last, 1))
     groups.sort()
     return groups
+
+
+#: the time a record starts with: ISO and syslog dates, klog's ``E1122 15:32:46.675690   29637``, a bare clock
+_LEADING_TIME = _regex.compile(
+    r"^\s*[\[(<]?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+"
+    r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"
+    r"|\d\d:\d\d:\d\d(?:[.,]\d+)?)"
+)
+_DIGIT = _regex.compile(r"\d")
+
+
+def _timeless(record: str) -> str:
+    """Return ``record`` with the digits of its leading time zeroed: what a verbatim repeat must equal.
+
+    An error logged again word for word is the same error; only its time (and
+    klog's pid beside it) may differ.  Any other number keeps the two apart.
+    """
+    found = _LEADING_TIME.match(record)
+    return record if found is None else _DIGIT.sub("0", found.group()) + record[found.end() :]
 
 
 # -- folding runs ---------------------------------------------------------------
