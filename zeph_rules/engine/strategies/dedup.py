@@ -560,8 +560,9 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
     groups.extend((grouped[last], 1) for last in lasts.values())
     for members in signal_groups.values():
         (first, shown), (last, last_shown) = members[0], members[-1]
-        if last_shown == shown:
-            groups.append((first, len(members)))  # verbatim repeats: the first stands for them all
+        if last_shown == shown or last - first == len(members) - 1:
+            # verbatim repeats, or one run of them (a retry loop): the first stands for them all
+            groups.append((first, len(members)))
         else:
             # repeats at other times: like a record's group, the first with the count it stands for and
             # the last, where the error was still happening
