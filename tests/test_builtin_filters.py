@@ -474,3 +474,15 @@ def test_git_keeps_its_advice_but_the_pointers_to_the_manual(graph: MatcherGraph
     assert "hint: (e.g., 'git pull ...') before pushing again." in out
     assert "hint: See the 'Note about fast-forwards' in 'git push --help' for details." not in out
     assert "... (1 noise line stripped) ..." in out
+
+
+def test_django_test_run_drops_its_test_database_setup(graph: MatcherGraph) -> None:
+    result = graph.filter("python manage.py test -v 2", _raw("django/q17_test_v2_failures"), 1)
+    out = result.output
+    assert result.rules[:2] == ("python-unittest", "django-test-setup")
+    assert "  Applying auth.0001_initial... OK" not in out and "    Creating table orders_order" not in out
+    assert "Creating test database for alias 'default' ('file:memorydb_default?mode=memory&cache=shared')..." in out
+    assert "test setup line" not in out and "test database setup lines stripped" in out
+    # migrate's own run: the migrations it applied are its answer
+    assert graph.filter("python manage.py migrate", "  Applying auth.0001_initial... OK\n" * 3, 0).output.count(
+        "Applying auth.0001_initial... OK") >= 1
