@@ -486,3 +486,15 @@ def test_django_test_run_drops_its_test_database_setup(graph: MatcherGraph) -> N
     # migrate's own run: the migrations it applied are its answer
     assert graph.filter("python manage.py migrate", "  Applying auth.0001_initial... OK\n" * 3, 0).output.count(
         "Applying auth.0001_initial... OK") >= 1
+
+
+def test_sphinx_keeps_every_warning_and_the_verdict_and_drops_its_progress(graph: MatcherGraph) -> None:
+    raw = _raw("sphinx/q17_html_warnings")
+    out = graph.filter("sphinx-build -b html . _build/html", raw, 0).output
+    assert "reading sources... [ 46%] guide/beds" not in out and "pickling environment... done" not in out
+    for kept in ("Running Sphinx v8.1.3", "WARNING: html_static_path entry '_assets' does not exist",
+                 "No module named 'requests_cache' [autodoc.import_object]", "build succeeded, 16 warnings."):
+        assert kept in out
+    assert out.count("WARNING") + out.count("ERROR") + out.count("CRITICAL") == \
+        raw.count("WARNING") + raw.count("ERROR") + raw.count("CRITICAL")
+    assert "progress lines stripped) ..." in out
