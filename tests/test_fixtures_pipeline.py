@@ -76,4 +76,6 @@ def test_savings_over_all_fixtures(graph: MatcherGraph) -> None:
     # 0.30 until the tenth batch: its 105 non-build cases are mostly short answers (git plumbing,
     # curl, listings, package queries) that save little; the 770 before it save 30.8 % per case.
     # 0.28 until the eleventh: 87 everyday commands, a third of them under ten lines, save 17 %
-    assert mean >= 0.27
+    # 0.27 until the seventeenth: its 79 cases are mostly tools without a rule of their own (uv, poetry,
+    # alembic, pre-commit, ansible-lint, openssl, sqlite3 ...), where the output is the answer: 11 %
+    assert mean >= 0.26
