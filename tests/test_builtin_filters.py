@@ -498,3 +498,13 @@ def test_sphinx_keeps_every_warning_and_the_verdict_and_drops_its_progress(graph
     assert out.count("WARNING") + out.count("ERROR") + out.count("CRITICAL") == \
         raw.count("WARNING") + raw.count("ERROR") + raw.count("CRITICAL")
     assert "progress lines stripped) ..." in out
+
+
+def test_ansible_playbook_keeps_changes_failures_and_the_recap(graph: MatcherGraph) -> None:
+    raw = _raw("ansible/q17_playbook_three_hosts")
+    out = graph.filter("ansible-playbook -i inventory.ini site.yml", raw, 2).output.split("\n")
+    assert "ok: [web1]" not in out and "skipping: [db1]" not in out
+    assert "changed: [web2] => (item=etc)" in out and "TASK [Record the host role] " + "*" * 52 in out
+    assert '    "msg": "web1 is a web host listening on 8081"' in out  # a result that carries data stays
+    assert sum(line.startswith("fatal: ") for line in out) == raw.count("\nfatal: ")
+    assert any(line.startswith("PLAY RECAP") for line in out)
