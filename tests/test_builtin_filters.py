@@ -508,3 +508,19 @@ def test_ansible_playbook_keeps_changes_failures_and_the_recap(graph: MatcherGra
     assert '    "msg": "web1 is a web host listening on 8081"' in out  # a result that carries data stays
     assert sum(line.startswith("fatal: ") for line in out) == raw.count("\nfatal: ")
     assert any(line.startswith("PLAY RECAP") for line in out)
+
+
+@pytest.mark.parametrize(
+    ("command", "rules"),
+    [
+        ("cargo -q test", ("cargo-test", "rust-backtrace")),
+        ("cargo --color always test --workspace", ("cargo-test", "rust-backtrace")),
+        ("cargo --locked clippy --all-targets", ("cargo-clippy",)),
+        ("cargo -Z unstable-options build", ("cargo-build",)),
+        ("cross test --target aarch64-unknown-linux-gnu", ("cargo-test", "rust-backtrace")),
+        ("cargo --offline run", ("cargo-run", "rust-backtrace", "program-logs")),
+        ("cargo --version", ()),
+    ],
+)
+def test_cargo_options_before_the_subcommand_and_cross(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
+    assert graph.filter(command, "x\n", 0).rules == rules
