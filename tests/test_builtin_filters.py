@@ -524,3 +524,19 @@ def test_ansible_playbook_keeps_changes_failures_and_the_recap(graph: MatcherGra
 )
 def test_cargo_options_before_the_subcommand_and_cross(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
     assert graph.filter(command, "x\n", 0).rules == rules
+
+
+@pytest.mark.parametrize(
+    ("command", "rules"),
+    [
+        ("npm --prefix web test", ("js-test", "node-internal-frames")),
+        ("npm -w packages/api test", ("js-test", "node-internal-frames")),
+        ("npm --silent test", ("js-test", "node-internal-frames")),
+        ("yarn --cwd web test", ("js-test", "node-internal-frames")),
+        ("npm --prefix web run build", ("node-internal-frames", "js-build")),
+        ("npm --no-audit install", ("npm-install",)),
+        ("npm --version", ()),
+    ],
+)
+def test_npm_options_before_the_script(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
+    assert graph.filter(command, "x\n", 0).rules == rules
