@@ -540,3 +540,20 @@ def test_cargo_options_before_the_subcommand_and_cross(graph: MatcherGraph, comm
 )
 def test_npm_options_before_the_script(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
     assert graph.filter(command, "x\n", 0).rules == rules
+
+
+@pytest.mark.parametrize(
+    ("command", "rules"),
+    [
+        ("terraform -chdir=infra plan", ("terraform", "terraform-plan-long", "terraform-long")),
+        ("terraform -chdir=infra apply -auto-approve", ("terraform", "terraform-apply", "terraform-long")),
+        ("kubectl -n prod get pods", ("kubectl", "kubectl-long")),
+        ("kubectl --context staging describe pod api-1", ("kubectl", "kubectl-long")),
+        ("kubectl -n prod logs api-1", ("log-dedup", "kubectl")),
+        ("helm -n prod template web ./chart", ("kubectl-long",)),
+        ("pip -q install requests", ("pip-install",)),
+        ("pip --disable-pip-version-check install -r requirements.txt", ("pip-install",)),
+    ],
+)
+def test_global_options_before_the_subcommand(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
+    assert graph.filter(command, "x\n", 0).rules == rules
