@@ -41,6 +41,9 @@ class Case:
     #: must_survive entries the filters are known to lose, with the reason (``known_lost_reason``):
     #: reported as lost, and the tests fail when the lost entries differ from these
     known_lost: tuple[str, ...] = ()
+    #: why the rules that match this output are expected to fall back (``fallback_reason``): an
+    #: output their parser must not pretend to understand, such as a run that crashed mid-way
+    fallback_reason: str = ""
 
     @property
     def name(self) -> str:
@@ -84,6 +87,7 @@ def load_cases(root: Path = FIXTURES) -> list[Case]:
             raw=read_raw(raw_file),
             must_survive=tuple(meta.get("must_survive", ())),
             known_lost=tuple(meta.get("known_lost", ())),
+            fallback_reason=str(meta.get("fallback_reason", "")),
         ))
     return cases
 

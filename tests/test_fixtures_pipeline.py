@@ -52,8 +52,10 @@ def test_fixture(case: regenerate.Case, graph: MatcherGraph) -> None:  # type: i
     assert not lost, f"{case.name} ({','.join(result.rules)}) lost must-survive lines:\n" + "\n".join(lost)
 
     assert len(body) <= len(clean), "the output grew"
-    if result.rules:
+    if result.rules and not case.fallback_reason:
         assert result.confidence is not Confidence.FALLBACK, f"{case.name}: {','.join(result.rules)} fell back"
+    if case.fallback_reason:
+        assert result.confidence is Confidence.FALLBACK, f"{case.name}: no longer falls back (drop fallback_reason)"
     assert graph.filter(case.command, case.raw, case.exit_code).output == output, "not deterministic"
 
     golden = case.path / "expected.txt"
