@@ -49,6 +49,19 @@ def test_strip_annotated_cuts_long_output_but_not_errors() -> None:
     assert "... (18 lines omitted) ..." in result.text
 
 
+def test_strip_annotated_keeps_the_rest_of_an_error_block_the_head_opened() -> None:
+    # `cargo build | head -n 80` has no summary: the error that starts in the kept head goes on
+    # into the middle, and its excerpt's label says what is wrong
+    body = ["error[E0308]: mismatched types", " --> src/lib.rs:4:9", "  |",
+            "4 |     take(&name);", "  |          ^^^^^ expected `&String`, found `&str`", ""]
+    body += [f"   Compiling crate{i} v0.1.0" for i in range(40)] + ["note 1", "note 2"] * 10
+    params = {"patterns": ["^Compiling"], "summary_pattern": None, "long_output_threshold": 10, "keep_head": 3,
+              "keep_tail": 2}
+    result = STRATEGIES["strip_annotated"]("\n".join(body), params, 101)
+    assert result.confidence is Confidence.PARTIAL
+    assert "  |          ^^^^^ expected `&String`, found `&str`" in result.text.split("\n")
+
+
 def test_dedup_groups_repeats_and_marks_counts() -> None:
     text = "10:00:01 worker 1 ready\n10:00:02 worker 2 ready\n10:00:03 worker 3 ready\nboot\n10:00:04 worker 4 ready\n"
     result = STRATEGIES["dedup"](text, {"normalize_patterns": None, "max_unique_patterns": 100}, 0)

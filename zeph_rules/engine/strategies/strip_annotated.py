@@ -64,9 +64,10 @@ def _strip_annotated(text: str, params: Mapping[str, Any], exit_code: int | None
         gap = cut = 0
         in_error_block = False
         panic_left = 0  # lines of a panic (its `panicked at` line and message) still to keep
-        for line in remaining[head_end:tail_start]:
+        for index, line in enumerate(remaining[:tail_start]):
             # An error is kept with its whole block (up to the next blank line): the
             # source excerpt and the help that follow it are what makes it fixable.
+            # The state runs from the first line: a block the head opens goes on in the middle.
             if _ERROR_START.match(line):
                 in_error_block = True
             elif not line.strip():
@@ -78,6 +79,8 @@ def _strip_annotated(text: str, params: Mapping[str, Any], exit_code: int | None
             in_panic = panic_left > 0
             if in_panic:
                 panic_left -= 1
+            if index < head_end:
+                continue  # the head is kept whole
             if in_error_block or in_panic or must_keep(line):
                 if gap:
                     middle.append(omitted_marker(gap))
