@@ -199,21 +199,27 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
     report = Report()
     events: list[dict[str, object] | None] = []
     failing: set[tuple[object, object]] = set()
+    tests: set[tuple[object, object]] = set()
     ended: set[tuple[object, object]] = set()
     for line in lines:
         try:
             event = json.loads(line) if line.startswith("{") else None
         except ValueError:
             event = None
-        events.append(event if isinstance(event, dict) else None)
-        if isinstance(event, dict) and event.get("Action") in ("pass", "fail", "skip"):
-            ended.add((event.get("Package"), event.get("Test")))
-            if event.get("Action") == "fail":
-                failing.add((event.get("Package"), event.get("Test")))
+        if not isinstance(event, dict):
+            events.append(None)
+            continue
+        events.append(event)
+        key, action = (event.get("Package"), event.get("Test")), event.get("Action")
+        if key[1] is not None:
+            tests.add(key)
+        if action in ("pass", "fail", "skip"):
+            ended.add(key)
+            if action == "fail":
+                failing.add(key)
     # a test with no verdict (the output was cut short, or the binary died under it) keeps its events
     # like a failing one: what it printed is all there is to go on
-    failing |= {(event.get("Package"), event.get("Test")) for event in events
-                if event is not None and event.get("Test") is not None} - ended
+    failing |= tests - ended
     out: list[str] = []
     for line, event in zip(lines, events):
         if event is None:
