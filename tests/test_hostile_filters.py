@@ -2,8 +2,8 @@
 
 One fixture command per built-in rule, so each rule's strategy and patterns
 run; the inputs are the shapes that make backtracking regexes quadratic (a
-long run of hex letters, ``x=x=...``, a long line of spaces) and a long
-output of mixed short lines.  Before the hex-run pattern was anchored, the
+long run of hex letters, ``x=x=...``, a long line of spaces, deeply indented
+lines), one line repeated many times and a long output of mixed short lines.  Before the hex-run pattern was anchored, the
 first input alone took hours in ``dedup`` and ``truncate``.
 """
 
@@ -25,6 +25,11 @@ HOSTILE = {
     # a line with trailing blanks makes sanitize strip them everywhere: the long run must not be retried
     # from each of its positions (it was: 60,000 blanks took 20 s, these would take hours)
     "spaces-and-trailing-blanks": "ok  \nE   " + " " * 300_000 + "assert\n",
+    # indented diagnostics: three blank-eating quantifiers in a row at a line's start (a log record's
+    # optional service prefix) tried every split of the indent, 3 ms a line at 60 blanks
+    "indented-records": ("  " * 60 + "x:1:2: error: " + "y" * 30 + "\n") * 1_000,
+    # one line over and over: each repeat was compared line by line with the first, n**2/2 comparisons
+    "one-line-repeated": "=== RUN   T\n" * 20_000,
     "mixed-lines": "".join(
         ("test t%d ... ok\n", "src/a.py:%d:1: E501 line too long\n", '127.0.0.1 - - [22/Nov/2026 09:30:01] "GET /p%d HTTP/1.1" 200 -\n',
          "    at f (node:internal/x:%d:1)\n", "=" * 80 + " %d\n")[i % 5] % i

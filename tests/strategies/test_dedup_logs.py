@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from zeph_rules.engine.sanitize import sanitize
 from zeph_rules.engine.strategies import STRATEGIES, Confidence
-from zeph_rules.engine.strategies.dedup import _SIGNAL, _timeless
+from zeph_rules.engine.strategies.dedup import _SIGNAL, _repeated_blocks, _timeless
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -515,3 +515,42 @@ def test_a_line_of_key_value_pairs_without_a_level_or_message_is_not_a_logfmt_re
     assert _logfmt_record('ts=1 level=info msg="a b"') is not None
     assert _logfmt_record('level=info msg="unterminated b=2 c=3') is None
     assert _logfmt_record("level=info " + "a=" * 5000 + '"') is None  # no quadratic backtracking
+
+
+def _repeated_blocks_line_by_line(lines: list[str], min_lines: int, min_chars: int) -> dict[int, int]:
+    """The plain reading of ``_repeated_blocks``: compare each repeat with the first, a line at a time."""
+    first_at: dict[str, int] = {}
+    blocks: dict[int, int] = {}
+    index = 0
+    while index < len(lines):
+        line, earlier = lines[index], first_at.get(lines[index])
+        if earlier is not None and line.strip():
+            length = 0
+            while (index + length < len(lines) and earlier + length < index
+                   and lines[earlier + length] == lines[index + length]):
+                length += 1
+            block = lines[index : index + length]
+            if length >= min_lines and len(set(block)) > 1 and sum(map(len, block)) >= min_chars:
+                blocks[index] = length
+                index += length
+                continue
+        first_at.setdefault(line, index)
+        index += 1
+    return blocks
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(st.sampled_from(["", "x", "retry 3", "  File \"a.py\", line 1", "x" * 70, "Error: gone"]), max_size=60),
+    st.integers(min_value=0, max_value=60),
+)
+def test_repeated_blocks_step_over_runs_yet_find_what_a_line_by_line_scan_finds(lines: list[str], again: int) -> None:
+    lines = lines + lines[:again]  # a tail that repeats the head, so there are blocks to find
+    assert _repeated_blocks(lines, 4, 100) == _repeated_blocks_line_by_line(lines, 4, 100)
+
+
+def test_one_line_repeated_many_times_is_no_block_and_a_block_after_it_is_found() -> None:
+    trace = ["Traceback (most recent call last):", '  File "app.py", line 3, in <module>', "    main()",
+             "ValueError: the same failure, logged and raised again"]
+    lines = ["waiting for the database"] * 20_000 + trace + ["retrying"] + trace
+    assert _repeated_blocks(lines, 4, 100) == {20_000 + len(trace) + 1: len(trace)}

@@ -122,7 +122,7 @@ def _candidates(text: str, lines: list[str], words: tuple[str, ...]) -> set[int]
 # repeats shapes that carry data, so it is never grouped when the rule asks for
 # log lines only.
 _LOG_RECORD = _regex.compile(
-    r"^\s*(?:[\w.-]+\s*\|\s)?\s*[\[(<]?(?:"
+    r"^\s*+(?:[\w.-]+\s*+\|\s)?\s*+[\[(<]?(?:"
     r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d{4}[/.]\d\d[/.]\d\d[ T-]+\d\d:\d\d"
     r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}[ T,]+\d{1,2}:\d\d|\d\d-\d\d \d\d:\d\d:\d\d"
     r"|\d\d:\d\d:\d\d|\d{1,2}:\d\d(?::\d\d)?\s?[AP]M\b"
@@ -145,7 +145,7 @@ _HAPROXY = _regex.compile(
 )
 _SERVICE_PREFIX = _regex.compile(r"^\s*([\w.-]+)\s*\|\s")
 # What may come before a JSON record: a compose service, a [tag], a timestamp.
-_JSON_PREFIX = _regex.compile(r"\s*(?:[\w.-]+\s*\|\s*)?(?:\[[^\]]*\]\s*)?(?:\d[\w:.+-]*\s+)?$")
+_JSON_PREFIX = _regex.compile(r"\s*+(?:[\w.-]+\s*+\|\s*+)?(?:\[[^\]]*\]\s*+)?(?:\d[\w:.+-]*\s+)?$")
 
 #: JSON keys, first match wins
 _LEVEL_KEYS = ("level", "lvl", "severity", "log.level", "levelname", "loglevel", "log_level", "@l", "PRIORITY", "s")
@@ -176,7 +176,7 @@ _LOGFMT_KEY = "\x1fL"
 #: a logfmt record (logrus, go-kit, slog's TextHandler, heroku): three or more ``key=value`` pairs and
 #: nothing else, after an optional compose service prefix; atomic groups keep a line that is not one linear
 _LOGFMT_LINE = _regex.compile(
-    r'^\s*(?:[\w.-]+\s*\|\s*)?(?>[\w.@/-]+=(?>"(?:[^"\\]|\\.)*+"|[^\s"]*+)\s*){3,}$'
+    r'^\s*+(?:[\w.-]+\s*+\|\s*+)?(?>[\w.@/-]+=(?>"(?:[^"\\]|\\.)*+"|[^\s"]*+)\s*){3,}$'
 )
 _LOGFMT_PAIR = _regex.compile(r'([\w.@/-]+)=("(?:[^"\\]|\\.)*+"|[^\s"]*+)')
 #: what an HTTP request record is, besides its message: like an access-log line's request and status
@@ -341,6 +341,11 @@ class _Plan:
         return [lines[index], *(lines[at] for at in self.attached.get(index, ()))]
 
 
+#: how many steps per line of input ``_repeated_blocks`` may take; a step matches a run of equal
+#: lines at once, so only inputs built to be slow (short lines repeating at a long period) reach it
+_BLOCK_STEPS_PER_LINE = 64
+
+
 def _repeated_blocks(lines: list[str], min_lines: int = 4, min_chars: int = 200) -> dict[int, int]:
     """Return ``{first line: length}`` of the blocks that repeat an earlier block line for line.
 
@@ -350,19 +355,37 @@ def _repeated_blocks(lines: list[str], min_lines: int = 4, min_chars: int = 200)
     repeated line is left to the grouping, which counts it), and ``min_chars``
     characters: a marker in place of a short block would only add noise.
     """
+    count = len(lines)
+    # run[i]: how many lines from i on equal lines[i]; chars[i]: the characters before line i.
+    # Comparing a repeat with the line's first occurrence steps over runs of one line in one go:
+    # line by line, a run of n equal lines costs n**2/2 comparisons.
+    run = [1] * (count + 1)
+    run[count] = 0
+    for at in range(count - 2, -1, -1):
+        if lines[at] == lines[at + 1]:
+            run[at] = run[at + 1] + 1
+    chars = [0] * (count + 1)
+    for at, line in enumerate(lines):
+        chars[at + 1] = chars[at] + len(line)
     first_at: dict[str, int] = {}
     blocks: dict[int, int] = {}
+    budget = _BLOCK_STEPS_PER_LINE * count  # past it, the blocks found so far are all there are
     index = 0
-    while index < len(lines):
+    while index < count:
         line = lines[index]
         earlier = first_at.get(line)
         if earlier is not None and line.strip():
             length = 0
-            while (index + length < len(lines) and earlier + length < index
-                   and lines[earlier + length] == lines[index + length]):
-                length += 1
-            block = lines[index : index + length]
-            if length >= min_lines and len(set(block)) > 1 and sum(map(len, block)) >= min_chars:
+            while index + length < count and earlier + length < index:
+                here, there = earlier + length, index + length
+                if lines[here] != lines[there]:
+                    break
+                length += min(run[here], run[there], index - here, count - there)
+                budget -= 1
+            if budget < 0:
+                break
+            if (length >= min_lines and run[index] < length
+                    and chars[index + length] - chars[index] >= min_chars):
                 blocks[index] = length
                 index += length
                 continue
@@ -574,7 +597,7 @@ def _groups(lines: list[str], plan: _Plan, max_unique: int, sources: list[str]) 
 
 #: the time a record starts with: ISO and syslog dates, klog's ``E1122 15:32:46.675690   29637``, a bare clock
 _LEADING_TIME = _regex.compile(
-    r"^\s*[\[(<]?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"^\s*+[\[(<]?(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
     r"|[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+"
     r"|(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) [ \d]\d \d\d:\d\d:\d\d"
     r"|\d\d:\d\d:\d\d(?:[.,]\d+)?)"
