@@ -110,6 +110,7 @@ BY_DESIGN: dict[str, tuple[str, ...]] = {
     "go/test_v_pass": (r"\[no test files\]$", r"^mathx_test\.go:29: gcd\(12,18\) ok$"),
     "vitest/run_fail_verbose": (r"^✓ \S+\.test\.js > ",),
     "pytest/q9_simplejson_rA": (r"^PASSED ",),
+    "pytest/q19_tomlkit_v_all_pass": (r" PASSED$", r"^rootdir: "),  # a passing test; the session header
 }
 _LOCATED_LINE = re.compile(r"^(?P<location>[^\s:]+:\d+(?::\d+)?): (?P<message>.+)$")
 
@@ -121,6 +122,11 @@ def _loss_is_by_design(case: Case, strategy: str, params: dict[str, Any], line: 
         return any(re.search(pattern, full) for pattern in params["patterns"] for full in clean.split("\n") if line in full)
     if strategy == "truncate":
         return "lines omitted) ..." in output
+    if strategy == "git_diff":
+        # a body line past its file's share of the budget: the file's marker says how many went
+        before = clean[: clean.find(line)]
+        path = re.findall(r"^\+\+\+ (?:b/)?(\S+)", before, re.M)
+        return bool(path) and re.search(rf"\(\d+ lines? omitted in {re.escape(path[-1])}\) \.\.\.", output) is not None
     if strategy == "group_by_rule":
         # a repeat folded into its group: its location and its message are both still there
         if re.fullmatch(r"\*+ Module \S+", line):
