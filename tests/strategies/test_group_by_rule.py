@@ -390,3 +390,48 @@ def test_cargo_verbose_commands_are_what_was_asked_for() -> None:
     result = STRATEGIES["group_by_rule"](raw, {}, 0)
     assert result.confidence is Confidence.FULL
     assert "--crate-name shelf --edition=2021 src/lib.rs" in result.text
+
+
+def test_a_header_warning_repeated_for_each_file_including_it_is_shown_once() -> None:
+    raw = _raw("make/q19_brotli_warnings")
+    out = group_by_rule(raw, {"require_diagnostics": False}, 0).text
+    head = "c/enc/hash.h:526:27: warning: cast discards ‘const’ qualifier from pointer target type [-Wcast-qual]"
+    assert raw.count(head) == 4 and out.count(head) == 1
+    # with the repeats gone, the warnings of the rule are few enough to stay on lines of their own
+    assert "c/enc/compound_dictionary.c:202:53: warning: cast discards" in out
+    assert "also at" not in out
+    repeated = sum(raw.count(line) - 1 for line in set(raw.splitlines()) if ": warning: " in line and raw.count(line) > 1)
+    assert f"... ({repeated} diagnostics repeating one above word for word omitted) ..." in out
+
+
+def test_a_repeat_hands_its_function_context_to_the_new_warning_after_it() -> None:
+    text = (
+        "In file included from a.c:1:\n"
+        "h.h: In function ‘f’:\n"
+        "h.h:3:5: warning: unused variable ‘x’ [-Wunused-variable]\n"
+        "In file included from b.c:1:\n"
+        "h.h: In function ‘f’:\n"
+        "h.h:3:5: warning: unused variable ‘x’ [-Wunused-variable]\n"
+        "h.h:4:5: warning: unused variable ‘y’ [-Wunused-variable]\n"
+        "In file included from c.c:1:\n"
+        "h.h: In function ‘f’:\n"
+        "h.h:3:5: warning: unused variable ‘x’ [-Wunused-variable]\n"
+        "h.h:4:5: warning: unused variable ‘y’ [-Wunused-variable]\n"
+    )
+    # c.c's context goes with its repeats: nothing new follows it
+    out = group_by_rule(text, {}, 0).text.splitlines()
+    assert out == [
+        "In file included from a.c:1:",
+        "h.h: In function ‘f’:",
+        "h.h:3:5: warning: unused variable ‘x’ [-Wunused-variable]",
+        "In file included from b.c:1:",
+        "h.h: In function ‘f’:",
+        "h.h:4:5: warning: unused variable ‘y’ [-Wunused-variable]",
+        "... (3 diagnostics repeating one above word for word omitted) ...",
+    ]
+
+
+def test_the_same_eslint_finding_in_two_files_is_no_repeat() -> None:
+    text = "src/a.js\n  3:7  error  'x' is not defined  no-undef\n\nsrc/b.js\n  3:7  error  'x' is not defined  no-undef\n"
+    out = group_by_rule(text, {}, 1).text
+    assert out.count("'x' is not defined") == 2 and "repeating" not in out

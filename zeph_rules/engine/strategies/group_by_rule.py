@@ -480,7 +480,40 @@ def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, in
     return kept, cut, notes_cut
 
 
+def _without_repeats(items: list[Diagnostic | str]) -> tuple[list[Diagnostic | str], int]:
+    """Drop the one-line diagnostics that repeat an earlier one word for word; return the rest and their count.
+
+    gcc and clang report a header's warning again in every file that includes
+    the header (``In file included from x.c``): the same location, the same
+    message.  The first report stays.  A repeat's context lines (the including
+    file, ``In function``) go with it, unless a new diagnostic of the same
+    function follows it: then they stay, on that one.
+    """
+    seen: set[tuple[str, str]] = set()  # location and head: eslint's head names no file
+    kept: list[Diagnostic | str] = []
+    repeats = 0
+    context: list[str] = []  # a dropped repeat's context, for the diagnostic after it in the same function
+    for item in items:
+        if not isinstance(item, Diagnostic) or item.ends_at_blank or item.location is None:
+            context = []
+            kept.append(item)
+            continue
+        head = _head(item)
+        own_context = item.lines[: item.lines.index(head)] if head is not item.lines[0] else []
+        if (item.location, head) in seen:
+            repeats += 1
+            context = own_context or context
+            continue
+        seen.add((item.location, head))
+        if context and not own_context:
+            item.lines[:0] = context
+        context = []
+        kept.append(item)
+    return kept, repeats
+
+
 def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> list[str]:
+    items, repeats = _without_repeats(items)
     diagnostics = [item for item in items if isinstance(item, Diagnostic)]
     for diagnostic in diagnostics:
         if diagnostic.rule_at_end:
@@ -534,6 +567,8 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         out.append(omitted_marker(noise, "line", "of progress and context"))
     if excerpts:
         out.append(omitted_marker(excerpts, "line", "of source excerpts and repeats"))
+    if repeats:
+        out.append(omitted_marker(repeats, "diagnostic", "repeating one above word for word"))
     if system_notes:
         out.append(omitted_marker(system_notes, "note", "into system headers past the first two per diagnostic"))
     out.extend(summaries)
