@@ -378,6 +378,24 @@ def test_a_long_plan_keeps_every_resource_header(graph: MatcherGraph) -> None:
     assert "Plan: " in out and len(out) < len(raw) / 3
 
 
+def test_a_long_plan_keeps_the_values_it_sets_but_not_what_is_known_after_apply(graph: MatcherGraph) -> None:
+    out = graph.filter("terraform plan -no-color", _raw("terraform/q19_plan_93"), 0).output
+    assert '          + image    = "registry.example.org/billing:2024.06.1"' in out
+    assert "          + threshold = 5" in out
+    assert "(known after apply)" not in out.split("Changes to Outputs:")[0]
+    assert '  + resource "terraform_data" "alarm" {' not in out
+    assert "noise lines stripped" in out
+
+
+def test_refresh_lines_do_not_make_a_short_plan_long(graph: MatcherGraph) -> None:
+    # 93 "Refreshing state..." lines above a 98-line diff: the diff stays whole, and with it the list
+    # element whose change forces the alarms' replacement
+    raw = _raw("terraform/q19_plan_after_apply_change")
+    result = graph.filter("terraform plan -no-color -var billing_replicas=4", raw, 0)
+    assert '          ~ "registry.example.org/billing:2024.06.1" -> (known after apply),' in result.output
+    assert '-/+ resource "terraform_data" "alarm" {' in result.output  # what a long plan's compaction cuts
+
+
 def test_cargo_test_list_is_a_listing_not_a_run(graph: MatcherGraph) -> None:
     assert "cargo-test" not in graph.filter("cargo test -- --list", _raw("cargo/q9_test_list"), 0).rules
     assert "cargo-test" in graph.filter("cargo test --lib", "x\n", 0).rules

@@ -177,6 +177,18 @@ def test_strip_noise_min_lines_leaves_short_output_whole() -> None:
     assert STRATEGIES["strip_noise"](long, params, 0).text == "root\n... (6 noise lines stripped) ...\n"
 
 
+def test_strip_noise_count_from_counts_only_the_lines_from_its_first_match() -> None:
+    refresh = "".join(f"x[{i}]: Refreshing state...\n" for i in range(8))
+    plan = "  # x[0] will be updated in-place\n    + a = (known after apply)\n    + b = (known after apply)\n"
+    params = {"patterns": [r"^\s{4,}\+ "], "min_lines": 5, "count_from": r"^\s+# \S.* will be "}
+    # 11 lines in all, but the plan itself is 3: it stays whole
+    assert STRATEGIES["strip_noise"](refresh + plan, params, 0) == (refresh + plan, Confidence.FULL)
+    assert STRATEGIES["strip_noise"](refresh + plan * 2, params, 0).text.endswith("(4 noise lines stripped) ...\n")
+    # no line matches: nothing is counted, nothing stripped
+    assert STRATEGIES["strip_noise"](plan.replace("will be", "is") * 3, params, 0).confidence is Confidence.FULL
+    assert "noise" not in STRATEGIES["strip_noise"](plan.replace("will be", "is") * 3, params, 0).text
+
+
 def test_strip_noise_until_keeps_the_rest_from_the_first_match_on() -> None:
     attributes = "".join(f"    + attribute_{i} = (known after apply)\n" for i in range(3))
     text = f"{attributes}Plan: 1 to add\nChanges to Outputs:\n    + url = (known after apply)\n"

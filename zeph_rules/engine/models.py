@@ -55,6 +55,8 @@ class StripNoise(Strict):
     keep_first_of_run: OptionalRegex = None
     #: output of fewer lines stays whole (0: strip whatever the length)
     min_lines: int = Field(0, ge=0)
+    #: ``min_lines`` counts the lines from the first one this matches (none matches: output stays whole)
+    count_from: OptionalRegex = None
     #: the first line this matches, and every line after it, stay
     until: OptionalRegex = None
     #: what one stripped line is, for the marker: ``... (237 passing tests stripped) ...``

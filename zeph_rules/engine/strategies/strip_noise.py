@@ -8,7 +8,8 @@ even when it is a frame the patterns call noise.
 
 ``min_lines`` (0: always) leaves output of fewer lines whole: what is detail
 worth dropping in a 3,000-line dependency tree or plan is the answer in a
-100-line one.  ``until`` (a regex) ends the stripping at the first line it
+100-line one; with ``count_from`` (a regex) it counts from the first line that
+matches (a plan's diff, not the refresh lines before it).  ``until`` (a regex) ends the stripping at the first line it
 matches: that line and every line after it stay (a plan's attribute lines go,
 the attributes of its ``Changes to Outputs:`` are the answer).  ``label`` names
 what a stripped line is in the marker (``... (237 passing tests stripped) ...``):
@@ -39,7 +40,7 @@ from ._common import (
 
 def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
     min_lines = int_param(params, "min_lines", 0)
-    if min_lines and _speedups.count_lines(text) < min_lines:
+    if min_lines and _speedups.count_lines(_counted(text, params.get("count_from"))) < min_lines:
         return StrategyResult(text, Confidence.FULL)  # before any pattern is looked at
     # a pattern none of whose required literals is in the text matches no line: never compiled
     folded: list[str] = []
@@ -70,6 +71,20 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     kept += rest
     kept.append(f"... ({plural(stripped, params.get('label') or 'noise line')} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
+
+
+def _counted(text: str, count_from: str | None) -> str:
+    """Return the part of ``text`` that ``min_lines`` counts: from the first ``count_from`` line on."""
+    if not count_from:
+        return text
+    pattern, start = user_pattern(count_from), 0
+    while start < len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if pattern.search(text[start:end]) is not None:
+            return text[start:]
+        start = end + 1
+    return ""
 
 
 def _may_match(source: str, text: str, folded: list[str]) -> bool:
