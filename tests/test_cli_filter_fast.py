@@ -50,6 +50,8 @@ _MATRIX: list[tuple[list[str], bool]] = [
     (["--command=", "--exit-code", " 7 "], True),
     (["--command=-x", "--stats"], True),
     (["--command", "cargo test", "--exit-code", "+3"], True),
+    (["--command", "make test", "--exit-code", "2"], True),  # a task runner: cargo's rules, by its output
+    (["--command", "./scripts/ci.sh", "--format", "json"], True),
     # everything below is left to click
     ([], False),
     (["--exit-code", "1"], False),

@@ -150,17 +150,53 @@ class FilterPlan(NamedTuple):
     pattern_facts: tuple[tuple[str, str, Any, int, int], ...] = ()
 
 
+#: the strategy of a plan's first entry when the command is a task runner's (see ``delegation``): its
+#: parameter ``tools`` holds, per tool, the rules the tool's output gets instead of the runner's
+DELEGATE = "delegate"
+
+
 def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) -> FilterPlan:
-    """Return the plan for ``command``: its matching enabled filter rules and the graph's security pass."""
-    matched = graph.matching_filters(command, exit_code) if graph.setting("filters.enabled", True) else []
+    """Return the plan for ``command``: its matching enabled filter rules and the graph's security pass.
+
+    A task runner's command (``make test``, ``./scripts/check.sh``) whose rules do not summarise
+    tests themselves also gets the rules of each tool it may be running (``delegation.TOOLS``),
+    for the pipeline to pick from by what the output shows.
+    """
+    enabled = graph.setting("filters.enabled", True)
+    matched = graph.matching_filters(command, exit_code) if enabled else []
     security = graph.setting("security", {})
-    rules = tuple((rule.id, rule.effect, rule.payload) for rule in matched)
+    rules: tuple[PlannedRule, ...] = tuple((rule.id, rule.effect, rule.payload) for rule in matched)
+    every = rules
+    if enabled and not any(rule.effect == "test_summary" for rule in matched):
+        from .delegation import TOOLS, is_runner
+        from .graph import filter_subject
+
+        words = (filter_subject(command, exit_code).command or "").split(None, 1)
+        if words and is_runner(words[0]):
+            tools = tuple(
+                (tool, tuple((rule.id, rule.effect, rule.payload) for rule in graph.matching_filters(tool, exit_code)))
+                for tool, _, _ in TOOLS
+            )
+            rules = ((DELEGATE, DELEGATE, (("tools", tools),)), *rules)
+            every = rules[1:] + tuple(rule for _, tool_rules in tools for rule in tool_rules)
     return FilterPlan(
         rules=rules,
         redact=bool(security.get("redact")) if isinstance(security, dict) else False,
         scanner=graph.extra.get("scanner"),
-        pattern_facts=_pattern_facts(rules),
+        pattern_facts=_pattern_facts(every),
     )
+
+
+def _delegated(rules: tuple[PlannedRule, ...], clean: str) -> tuple[PlannedRule, ...]:
+    """Return the rules of the tool whose output ``clean`` shows, else the runner's own (``rules[1:]``)."""
+    from .delegation import shown_tool
+
+    tool = shown_tool(clean)
+    if tool is not None:
+        for name, tool_rules in dict(rules[0][2])["tools"]:
+            if name == tool:
+                return tuple(tool_rules)  # none: the tool's output is left as it is, as the tool's own would be
+    return rules[1:]
 
 
 #: the strategy parameters that hold regexes (a string or a list of strings); tests check them against
@@ -210,7 +246,10 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
     text = clean
     worst = Confidence.FULL
     applied: list[str] = []
-    for rule_id, effect, payload in plan.rules:
+    rules = plan.rules
+    if rules and rules[0][1] == DELEGATE:
+        rules = _delegated(rules, clean)
+    for rule_id, effect, payload in rules:
         strategy = STRATEGIES.get(effect)
         if strategy is None:
             continue

