@@ -155,7 +155,7 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("pnpm run test:unit", ("js-test", "node-internal-frames")),
         ("yarn test", ("js-test", "node-internal-frames")),
         ("/opt/bin/pnpm install", ("npm-install",)),
-        ("/venv/bin/uv pip install httpx", ("pip-install",)),
+        ("/venv/bin/uv pip install httpx", ("pip-install", "pip-install-downloads")),
         ("/usr/bin/git status", ("git-status",)),
         ("~/.cargo/bin/cargo test", ("cargo-test", "rust-backtrace")),
         ("cd src && ../.venv/bin/pytest -q", ("pytest", "python-carets")),
@@ -169,7 +169,7 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("PYTHONPATH=src python3.9 -m unittest", ("python-unittest", "python-carets")),
         ("uv run python -m unittest", ("python-unittest", "python-carets")),
         ("pdm run pytest", ("pytest", "python-carets")),
-        ("pip3.11 install httpx", ("pip-install",)),
+        ("pip3.11 install httpx", ("pip-install", "pip-install-downloads")),
         ("honcho start", ("program-logs",)),
         ("npm run build", ("node-internal-frames", "js-build")),
         ("npx vite build", ("node-internal-frames", "js-build")),
@@ -569,8 +569,8 @@ def test_npm_options_before_the_script(graph: MatcherGraph, command: str, rules:
         ("kubectl --context staging describe pod api-1", ("kubectl", "kubectl-long")),
         ("kubectl -n prod logs api-1", ("log-dedup", "kubectl")),
         ("helm -n prod template web ./chart", ("kubectl-long",)),
-        ("pip -q install requests", ("pip-install",)),
-        ("pip --disable-pip-version-check install -r requirements.txt", ("pip-install",)),
+        ("pip -q install requests", ("pip-install", "pip-install-downloads")),
+        ("pip --disable-pip-version-check install -r requirements.txt", ("pip-install", "pip-install-downloads")),
     ],
 )
 def test_global_options_before_the_subcommand(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:

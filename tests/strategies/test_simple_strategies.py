@@ -189,6 +189,17 @@ def test_strip_noise_count_from_counts_only_the_lines_from_its_first_match() -> 
     assert "noise" not in STRATEGIES["strip_noise"](plan.replace("will be", "is") * 3, params, 0).text
 
 
+def test_strip_noise_when_present_strips_only_beside_the_line_that_stands_for_the_rest() -> None:
+    downloads = "Collecting attrs\n  Downloading attrs-23.2.0-py3-none-any.whl (60 kB)\n"
+    params = {"patterns": [r"^\s*Downloading "], "when_present": r"^Successfully installed ", "label": "wheel download"}
+    done = downloads + "Successfully installed attrs-23.2.0\n"
+    assert STRATEGIES["strip_noise"](done, params, 0).text == (
+        "Collecting attrs\nSuccessfully installed attrs-23.2.0\n... (1 wheel download stripped) ...\n"
+    )
+    failed = downloads + "ERROR: ResolutionImpossible\n"  # or cut by `| head`: the download says which version
+    assert STRATEGIES["strip_noise"](failed, params, 1) == (failed, Confidence.FULL)
+
+
 def test_strip_noise_until_keeps_the_rest_from_the_first_match_on() -> None:
     attributes = "".join(f"    + attribute_{i} = (known after apply)\n" for i in range(3))
     text = f"{attributes}Plan: 1 to add\nChanges to Outputs:\n    + url = (known after apply)\n"

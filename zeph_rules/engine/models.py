@@ -57,6 +57,8 @@ class StripNoise(Strict):
     min_lines: int = Field(0, ge=0)
     #: ``min_lines`` counts the lines from the first one this matches (none matches: output stays whole)
     count_from: OptionalRegex = None
+    #: strip only when some line matches this: the result line that says what the stripped lines did
+    when_present: OptionalRegex = None
     #: the first line this matches, and every line after it, stay
     until: OptionalRegex = None
     #: what one stripped line is, for the marker: ``... (237 passing tests stripped) ...``

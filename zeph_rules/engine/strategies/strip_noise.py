@@ -9,7 +9,10 @@ even when it is a frame the patterns call noise.
 ``min_lines`` (0: always) leaves output of fewer lines whole: what is detail
 worth dropping in a 3,000-line dependency tree or plan is the answer in a
 100-line one; with ``count_from`` (a regex) it counts from the first line that
-matches (a plan's diff, not the refresh lines before it).  ``until`` (a regex) ends the stripping at the first line it
+matches (a plan's diff, not the refresh lines before it).  With ``when_present``
+(a regex) lines are stripped only when some line matches it: pip's downloads
+go when ``Successfully installed`` names what they fetched, and stay in an
+install that failed or was cut short.  ``until`` (a regex) ends the stripping at the first line it
 matches: that line and every line after it stay (a plan's attribute lines go,
 the attributes of its ``Changes to Outputs:`` are the answer).  ``label`` names
 what a stripped line is in the marker (``... (237 passing tests stripped) ...``):
@@ -42,6 +45,9 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     min_lines = int_param(params, "min_lines", 0)
     if min_lines and _speedups.count_lines(_counted(text, params.get("count_from"))) < min_lines:
         return StrategyResult(text, Confidence.FULL)  # before any pattern is looked at
+    when_present = params.get("when_present")
+    if when_present and not _counted(text, when_present):
+        return StrategyResult(text, Confidence.FULL)
     # a pattern none of whose required literals is in the text matches no line: never compiled
     folded: list[str] = []
     patterns = [user_pattern(source) for source in params.get("patterns") or () if _may_match(source, text, folded)]
