@@ -273,12 +273,13 @@ def test_pytest_tiny_failure_blocks_cost_no_budget() -> None:
 def test_pytest_short_summary_folds_alike_parametrisations() -> None:
     lines = test_summary(_raw("pytest/dateutil_cov"), {}, 1).text.split("\n")
     at = lines.index("FAILED tests/test_easter.py::test_easter_western[easter_date0] - assert datetime.date(1990, 4, 15...")
-    assert lines[at + 1] == (
-        "... (60 more failed alike: tests/test_easter.py::test_easter_western[easter_date1] … [easter_date60]) ..."
-    )
-    # a line whose message differs stays, and splits the run around it
+    # every folded parametrisation stays named
+    ids = ", ".join(f"[easter_date{n}]" for n in range(1, 61))
+    assert lines[at + 1] == f"... (60 more failed alike: tests/test_easter.py::test_easter_western{ids}) ..."
+    # a line whose message differs stays, and splits the run around it; the nine alike before it are
+    # too few to fold (a reader quotes a failure back by its line)
     at = lines.index("FAILED tests/test_easter.py::test_easter_orthodox[easter_date10] - ValueError: day is out of rang...")
-    assert lines[at - 1].startswith("... (9 more failed alike: tests/test_easter.py::test_easter_orthodox[")
+    assert lines[at - 1].startswith("FAILED tests/test_easter.py::test_easter_orthodox[easter_date9] - assert")
     assert lines[at + 1].startswith("FAILED tests/test_easter.py::test_easter_orthodox[easter_date11] - assert")
     # distinct tests are never folded
     rrule = [line for line in _raw("pytest/dateutil_cov").split("\n") if line.startswith("FAILED tests/test_rrule.py::")]

@@ -57,8 +57,10 @@ _COVERAGE_HEADER = _regex.compile(r"^[-_]{3,} coverage: .+ [-_]{3,}$")
 #: a row of the coverage table: ``src/x.py   13   2   85%   6-7`` (with branch columns, or TOTAL)
 _COVERAGE_ROW = _regex.compile(r"^\S.*?\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+\d+(?:\.\d+)?%(?:\s.*)?$")
 _COVERAGE_FULL_ROW = _regex.compile(r"^(?!TOTAL\s)\S.*?\s+\d+\s+0(?:\s+\d+\s+0)?\s+100(?:\.0+)?%\s*$")
-#: fewer alike short-summary lines than this stay as they are
-_FOLD_AT_LEAST = 3
+#: fewer alike short-summary lines than this stay as they are: a reader quotes a failure back by its
+#: line (batch 20: the third of four failing parameters of one test was asked for); past it, each
+#: folded line's parameter id is still listed
+_FOLD_AT_LEAST = 10
 #: a failure block this short (after its header) is shown outside the budget: naming it costs as much
 _FREE_BLOCK_LINES = 2
 #: a coverage table this long or shorter is kept whole
@@ -222,7 +224,7 @@ class _SummaryFold:
             self.out.extend(self.folded)  # a marker would cost as much as the lines
         elif self.key is not None:
             status, test = self.key
-            ids = f"[{self.ids[0]}]" if len(self.ids) == 1 else f"[{self.ids[0]}] … [{self.ids[-1]}]"
+            ids = ", ".join(f"[{test_id}]" for test_id in self.ids)  # every failing test stays named
             what = "failed" if status == "FAILED" else status
             self.out.append(f"... ({len(self.ids)} more {what} alike: {test}{ids}) ...")
         self.key, self.shape, self.ids, self.folded = None, "", [], []
