@@ -72,6 +72,11 @@ def test_two_tools_or_none_leave_the_runner_its_own_rules() -> None:
     assert shown_tool(pytest_tail) == "pytest"
     assert shown_tool(go_tail) == "go test"
     assert shown_tool(pytest_tail + go_tail) is None
+    # one test runner among linters is the one (its summariser keeps the findings it does not know)
+    mypy = "src/a.py:3: error: Function is missing a type annotation  [no-untyped-def]\n"
+    assert shown_tool(mypy) == "ruff check"
+    assert shown_tool(mypy + pytest_tail) == "pytest"
+    assert shown_tool(mypy + "+++ b/x.py\n@@ -1 +1 @@\n") is None  # findings of two kinds
     assert shown_tool("gcc -c x.c\n") is None
     # a family's first tool wins: cargo test prints rustc's warnings before its results
     warning = "warning: unused variable: `x`\n --> src/lib.rs:3:9\n"
@@ -83,7 +88,7 @@ def test_only_runners_get_the_tools_rules_in_their_plan() -> None:
     graph = _graph()
     make_plan = build_plan(graph, "make -C backend test", 2)
     assert make_plan.rules[0][:2] == (DELEGATE, DELEGATE)
-    assert [tool for tool, _ in dict(make_plan.rules[0][2])["tools"]] == [tool for tool, _, _ in TOOLS]
+    assert [tool for tool, _ in dict(make_plan.rules[0][2])["tools"]] == [tool for tool, *_ in TOOLS]
     assert all(rule[1] != DELEGATE for rule in build_plan(graph, "cargo test", 101).rules)
     # npm test summarises tests itself (js-test)
     assert all(rule[1] != DELEGATE for rule in build_plan(graph, "npm test", 1).rules)
@@ -95,3 +100,11 @@ def test_a_shown_tool_without_rules_leaves_the_output_whole() -> None:
     raw = next(c.raw for c in _goldens.load_cases() if c.name == "shellcheck/q9_etc_initd")
     result = _graph().filter("make lint", raw, 1)
     assert result.rules == () and result.output == sanitize(raw)
+
+
+def test_tox_and_nox_are_runners_whatever_their_environment_runs() -> None:
+    cases = {case.name: case for case in _goldens.load_cases()}
+    graph = _graph()
+    lint, tests = cases["tox/q20_e_lint_recreate"], cases["tox/q20_e_py311"]
+    assert graph.filter(lint.command, lint.raw, lint.exit_code).rules == ("linters",)
+    assert graph.filter(tests.command, tests.raw, tests.exit_code).rules == ("pytest", "python-carets")

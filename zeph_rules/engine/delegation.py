@@ -32,39 +32,39 @@ RUNNERS = frozenset({
     "npm", "yarn", "pnpm", "bun", "tox", "nox", "hatch", "poetry", "pdm", "uv", "pipenv", "earthly",
 })
 
-#: (the command the tool's rules are matched for, its family, the line that shows its output), in the
-#: order tried.  Tools of one family print each other's lines (cargo test prints rustc's warnings
-#: first): the first of a family whose signature shows is the one
-TOOLS: tuple[tuple[str, str, str], ...] = (
+#: (the command the tool's rules are matched for, its family, whether it runs tests or reports findings,
+#: the line that shows its output), in the order tried.  Tools of one family print each other's lines
+#: (cargo test prints rustc's warnings first): the first of a family whose signature shows is the one
+TOOLS: tuple[tuple[str, str, str, str], ...] = (
     # libtest: one result line per test binary, doctests included
-    ("cargo test", "cargo", r"^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed"),
+    ("cargo test", "cargo", "tests", r"^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed"),
     # rustc and clippy: a diagnostic's head, then its location under an arrow
-    ("cargo build", "cargo", r"^(?:warning|error)(?:\[[\w:-]+\])?: .+\n\s*--> \S+:\d+:\d+$"),
-    ("cargo fmt --check", "cargo", r"^Diff in \S+(?: at line \d+)?:(?:\d+:)?$"),
+    ("cargo build", "cargo", "findings", r"^(?:warning|error)(?:\[[\w:-]+\])?: .+\n\s*--> \S+:\d+:\d+$"),
+    ("cargo fmt --check", "cargo", "findings", r"^Diff in \S+(?: at line \d+)?:(?:\d+:)?$"),
     # linters' findings (ruff, flake8 and pylint; mypy; eslint's stylish): the linters rule reads them all
-    ("ruff check", "lint", r"^[^\s:]+:\d+:\d+: (?:[A-Z]{1,4}\d{2,4} |[CRWEFI]\d{4}: )"
+    ("ruff check", "lint", "findings", r"^[^\s:]+:\d+:\d+: (?:[A-Z]{1,4}\d{2,4} |[CRWEFI]\d{4}: )"
                            r"|^[^\s:]+:\d+: error: .*  \[[\w-]+\]$|^Found \d+ errors? in \d+ files? \(checked"
                            r"|^\s+\d+:\d+\s+(?:error|warning)\s+\S.*\s{2}[\w@/-]+$"
                            r"|^[A-Z]{1,4}\d{2,4} (?:\[\*\] )?.+\n\s*--> \S+:\d+:\d+$"),
     # shellcheck's default format: left whole, as shellcheck's own output is
-    ("shellcheck", "shellcheck", r"^In \S+ line \d+:$"),
-    # a formatter's verdict beside its diff (black, ruff format, isort)
-    ("black --diff", "format", r"^would reformat \S|^\d+ files? would be reformatted|^ERROR: \S+ Imports are incorrectly sorted"),
+    ("shellcheck", "shellcheck", "findings", r"^In \S+ line \d+:$"),
+    # a formatter's diff (black --diff, ruff format --diff, isort --diff): a file header, then a hunk
+    ("black --diff", "format", "findings", r"^\+\+\+ \S.*\n@@ -\d"),
     # the session header, or the closing "==== 3 failed, 12 passed in 0.52s ====" (and -q's bare form)
-    ("pytest", "pytest", r"^=+ test session starts =+$|^=* ?(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed"
+    ("pytest", "pytest", "tests", r"^=+ (?:test session starts|FAILURES|ERRORS|short test summary info) =+$|^!+ stopping after \d+ failures? !+$|^=* ?(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed"
                          r"|deselected|warnings?)(?:, )?)+ in [\d.]+s(?: \(\d+:\d\d:\d\d\))?(?: =+)?$"),
     # go test -json: one event per line (the verdicts are inside its strings)
-    ("go test -json", "go", r'^\{"Time":"[^"]*","Action":"\w+","Package":"'),
+    ("go test -json", "go", "tests", r'^\{"Time":"[^"]*","Action":"\w+","Package":"'),
     # go test: a package's verdict line, or a test's
-    ("go test", "go", r"^(?:ok  \t\S+\t|FAIL\t\S+\t[\d.]+s$|FAIL\t\S+ \[(?:build|setup) failed\]$"
+    ("go test", "go", "tests", r"^(?:ok  \t\S+\t|FAIL\t\S+\t[\d.]+s$|FAIL\t\S+ \[(?:build|setup) failed\]$"
                       r"|--- (?:FAIL|PASS): \S+ \([\d.]+s\)$)"),
-    ("npx jest", "jest", r"^Tests:\s+(?:\d+ \w+, )*\d+ total$"),
-    ("npx vitest run", "vitest", r"^\s*Test Files\s+(?:\d+ \w+ \| )*\d+ \w+ \(\d+\)$"),
-    ("npx mocha", "mocha", r"^\s+\d+ passing \(\d+(?:ms|s|m)\)$"),
-    ("node --test", "node", r"^(?:# |ℹ )tests \d+$"),
+    ("npx jest", "jest", "tests", r"^Tests:\s+(?:\d+ \w+, )*\d+ total$"),
+    ("npx vitest run", "vitest", "tests", r"^\s*Test Files\s+(?:\d+ \w+ \| )*\d+ \w+ \(\d+\)$"),
+    ("npx mocha", "mocha", "tests", r"^\s+\d+ passing \(\d+(?:ms|s|m)\)$"),
+    ("node --test", "node", "tests", r"^(?:# |ℹ )tests \d+$"),
     # Django's runner is unittest's, with its test databases around it
-    ("python manage.py test", "unittest", r"^(?:Creating|Destroying|Using existing) test database for alias '\w+'"),
-    ("python -m unittest", "unittest", r"^Ran \d+ tests? in [\d.]+s$"),
+    ("python manage.py test", "unittest", "tests", r"^(?:Creating|Destroying|Using existing) test database for alias '\w+'"),
+    ("python -m unittest", "unittest", "tests", r"^Ran \d+ tests? in [\d.]+s$"),
 )
 
 _SIGNATURES: list[Pattern[str]] = []
@@ -76,11 +76,20 @@ def is_runner(program: str) -> bool:
 
 
 def shown_tool(text: str) -> str | None:
-    """Return the command of the tool whose signature ``text`` shows, or None (none, or tools of two families)."""
+    """Return the command of the tool whose output ``text`` shows, or None.
+
+    One test runner among linters (``tox`` over a lint and a test
+    environment, ``make check``) is the one: the test summarisers keep the
+    lines they do not know, the findings among them.  Two test runners, or
+    findings of two kinds and no tests, are no one tool's.
+    """
     if not _SIGNATURES:
-        _SIGNATURES.extend(_regex.compile(signature, _regex.MULTILINE) for _, _, signature in TOOLS)
-    shown: dict[str, str] = {}
-    for (command, family, _), signature in zip(TOOLS, _SIGNATURES):
+        _SIGNATURES.extend(_regex.compile(signature, _regex.MULTILINE) for *_, signature in TOOLS)
+    shown: dict[str, tuple[str, str]] = {}
+    for (command, family, kind, _), signature in zip(TOOLS, _SIGNATURES):
         if family not in shown and signature.search(text):
-            shown[family] = command
-    return next(iter(shown.values())) if len(shown) == 1 else None
+            shown[family] = (command, kind)
+    tests = [command for command, kind in shown.values() if kind == "tests"]
+    if tests:
+        return tests[0] if len(tests) == 1 else None
+    return next(iter(shown.values()))[0] if len(shown) == 1 else None

@@ -175,7 +175,7 @@ def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) 
         if words and is_runner(words[0]):
             tools = tuple(
                 (tool, tuple((rule.id, rule.effect, rule.payload) for rule in graph.matching_filters(tool, exit_code)))
-                for tool, _, _ in TOOLS
+                for tool, *_ in TOOLS
             )
             rules = ((DELEGATE, DELEGATE, (("tools", tools),)), *rules)
             every = rules[1:] + tuple(rule for _, tool_rules in tools for rule in tool_rules)
