@@ -108,3 +108,13 @@ def test_tox_and_nox_are_runners_whatever_their_environment_runs() -> None:
     lint, tests = cases["tox/q20_e_lint_recreate"], cases["tox/q20_e_py311"]
     assert graph.filter(lint.command, lint.raw, lint.exit_code).rules == ("linters",)
     assert graph.filter(tests.command, tests.raw, tests.exit_code).rules == ("pytest", "python-carets")
+
+
+def test_a_long_output_is_read_at_its_ends() -> None:
+    # a summary at the end of megabytes is found without searching them all sixteen times
+    filler = "test tests::case_%d ... ok\n"
+    long = "".join(filler % n for n in range(60_000))
+    assert shown_tool(long + "test result: ok. 60000 passed; 0 failed; 0 ignored\n") == "cargo test"
+    assert shown_tool("=================== test session starts ===================\n" + long) == "pytest"
+    middle = long[: len(long) // 2] + "Ran 3 tests in 0.001s\n" + long[len(long) // 2 :]
+    assert shown_tool(middle) is None
