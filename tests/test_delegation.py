@@ -53,6 +53,10 @@ def test_the_output_picks_the_rules() -> None:
     assert graph.filter("make test", raw, 2).rules == graph.filter("cargo test", raw, 2).rules
     pytest_raw = next(case.raw for case in cargo if case.name == "pytest/fail")
     assert graph.filter("./scripts/test.sh", pytest_raw, 1).rules == graph.filter("pytest", pytest_raw, 1).rules
+    # an interpreter running a test script is a runner too
+    unittest_raw = next(case.raw for case in cargo if case.name == "unittest/q19_cachetools_unittest_v")
+    assert graph.filter("python3 runtests.py", unittest_raw, 1).rules == graph.filter(
+        "python3 -m unittest -v", unittest_raw, 1).rules
     # a C build shows no tool: make's own rules
     c_build = next(case.raw for case in cargo if case.name == "make/q14_warnings")
     assert graph.filter("make", c_build, 0).rules == ("make-diagnostics", "make-progress", "make")
@@ -118,3 +122,14 @@ def test_a_long_output_is_read_at_its_ends() -> None:
     assert shown_tool("=================== test session starts ===================\n" + long) == "pytest"
     middle = long[: len(long) // 2] + "Ran 3 tests in 0.001s\n" + long[len(long) // 2 :]
     assert shown_tool(middle) is None
+
+
+def test_a_command_whose_own_rules_read_the_output_keeps_them() -> None:
+    # `npx eslint` is a runner's command (npx), and eslint's findings are the linters' signature: its own
+    # rules (node's internal frames as well as the linters') already read them, and stay
+    raw = next(c.raw for c in _goldens.load_cases() if c.name == "eslint/q7_stylish_express")
+    graph = _graph()
+    assert graph.filter("npx eslint lib", raw, 1).rules == ("node-internal-frames", "linters")
+    # `npx nx test web` names no tool its rules know: jest's output gets jest's rules
+    jest = next(c.raw for c in _goldens.load_cases() if c.name == "jest/q19_npx_jest_verbose")
+    assert graph.filter("npx nx test web", jest, 1).rules == graph.filter("npx jest", jest, 1).rules

@@ -30,6 +30,9 @@ if TYPE_CHECKING:
 RUNNERS = frozenset({
     "make", "gmake", "just", "task", "mage", "rake", "invoke", "doit", "bash", "sh", "zsh", "dash",
     "npm", "yarn", "pnpm", "bun", "tox", "nox", "hatch", "poetry", "pdm", "uv", "pipenv", "earthly",
+    "npx", "pnpx", "bunx", "nx", "lerna", "turbo", "rush",
+    # an interpreter running a script: `python runtests.py`, `node scripts/test.js`
+    "python", "python3", "node", "ruby", "deno",
 })
 
 #: (the command the tool's rules are matched for, its family, whether it runs tests or reports findings,

@@ -191,12 +191,16 @@ def _delegated(rules: tuple[PlannedRule, ...], clean: str) -> tuple[PlannedRule,
     """Return the rules of the tool whose output ``clean`` shows, else the runner's own (``rules[1:]``)."""
     from .delegation import shown_tool
 
+    own = rules[1:]
     tool = shown_tool(clean)
     if tool is not None:
         for name, tool_rules in dict(rules[0][2])["tools"]:
-            if name == tool:
-                return tuple(tool_rules)  # none: the tool's output is left as it is, as the tool's own would be
-    return rules[1:]
+            if name != tool:
+                continue
+            if tool_rules and {rule[0] for rule in tool_rules} <= {rule[0] for rule in own}:
+                break  # the command's own rules read this output already (``npx eslint``), and maybe more
+            return tuple(tool_rules)  # none: the tool's output is left as it is, as the tool's own would be
+    return own
 
 
 #: the strategy parameters that hold regexes (a string or a list of strings); tests check them against
