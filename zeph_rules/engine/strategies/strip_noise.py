@@ -43,10 +43,13 @@ from ._common import (
 
 def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
     min_lines = int_param(params, "min_lines", 0)
-    if min_lines and _speedups.count_lines(_counted(text, params.get("count_from"))) < min_lines:
-        return StrategyResult(text, Confidence.FULL)  # before any pattern is looked at
+    if min_lines:
+        count_from = params.get("count_from")
+        start = _first_line_matching(text, count_from) if count_from else 0
+        if start < 0 or _speedups.count_lines(text[start:] if start else text) < min_lines:
+            return StrategyResult(text, Confidence.FULL)  # before any pattern is looked at
     when_present = params.get("when_present")
-    if when_present and not _counted(text, when_present):
+    if when_present and _first_line_matching(text, when_present) < 0:
         return StrategyResult(text, Confidence.FULL)
     # a pattern none of whose required literals is in the text matches no line: never compiled
     folded: list[str] = []
@@ -79,18 +82,16 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
 
 
-def _counted(text: str, count_from: str | None) -> str:
-    """Return the part of ``text`` that ``min_lines`` counts: from the first ``count_from`` line on."""
-    if not count_from:
-        return text
-    pattern, start = user_pattern(count_from), 0
+def _first_line_matching(text: str, source: str) -> int:
+    """Return the offset in ``text`` of the first line the regex ``source`` matches, or -1 (none does)."""
+    pattern, start = user_pattern(source), 0
     while start < len(text):
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         if pattern.search(text[start:end]) is not None:
-            return text[start:]
+            return start
         start = end + 1
-    return ""
+    return -1
 
 
 def _may_match(source: str, text: str, folded: list[str]) -> bool:
