@@ -36,47 +36,42 @@ RUNNERS = frozenset({
 })
 
 #: (the command the tool's rules are matched for, its family, whether it runs tests or reports findings,
-#: the line that shows its output), in the order tried.  Tools of one family print each other's lines
-#: (cargo test prints rustc's warnings first): the first of a family whose signature shows is the one
-TOOLS: tuple[tuple[str, str, str, str], ...] = (
+#: a text its signature needs, the line that shows its output), in the order tried.  Tools of one family
+#: print each other's lines (cargo test prints rustc's warnings first): the first of a family whose
+#: signature shows is the one.  Where the output lacks the needed text the signature is not run: a
+#: literal is found at C speed, a regex over 128 KB is not
+TOOLS: tuple[tuple[str, str, str, str | None, str], ...] = (
     # libtest: one result line per test binary, doctests included
-    ("cargo test", "cargo", "tests", r"^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed"),
+    ("cargo test", "cargo", "tests", "test result: ", r"^test result: (?:ok|FAILED)\. \d+ passed; \d+ failed"),
     # rustc and clippy: a diagnostic's head, then its location under an arrow
-    ("cargo build", "cargo", "findings", r"^(?:warning|error)(?:\[[\w:-]+\])?: .+\n\s*--> \S+:\d+:\d+$"),
-    ("cargo fmt --check", "cargo", "findings", r"^Diff in \S+(?: at line \d+)?:(?:\d+:)?$"),
+    ("cargo build", "cargo", "findings", "--> ", r"^(?:warning|error)(?:\[[\w:-]+\])?: .+\n\s*--> \S+:\d+:\d+$"),
+    ("cargo fmt --check", "cargo", "findings", "Diff in ", r"^Diff in \S+(?: at line \d+)?:(?:\d+:)?$"),
     # linters' findings (ruff, flake8 and pylint; mypy; eslint's stylish): the linters rule reads them all
-    ("ruff check", "lint", "findings", r"^[^\s:]+:\d+:\d+: (?:[A-Z]{1,4}\d{2,4} |[CRWEFI]\d{4}: )"
-                           r"|^[^\s:]+:\d+: error: .*  \[[\w-]+\]$|^Found \d+ errors? in \d+ files? \(checked"
-                           r"|^\s+\d+:\d+\s+(?:error|warning)\s+\S.*\s{2}[\w@/-]+$"
-                           r"|^[A-Z]{1,4}\d{2,4} (?:\[\*\] )?.+\n\s*--> \S+:\d+:\d+$"),
+    ("ruff check", "lint", "findings", None, r"^[^\s:]+:\d+:\d+: (?:[A-Z]{1,4}\d{2,4} |[CRWEFI]\d{4}: )"
+                                             r"|^[^\s:]+:\d+: error: .*  \[[\w-]+\]$|^Found \d+ errors? in \d+ files? \(checked"
+                                             r"|^\s+\d+:\d+\s+(?:error|warning)\s+\S.*\s{2}[\w@/-]+$"
+                                             r"|^[A-Z]{1,4}\d{2,4} (?:\[\*\] )?.+\n\s*--> \S+:\d+:\d+$"),
     # shellcheck's default format: left whole, as shellcheck's own output is
-    ("shellcheck", "shellcheck", "findings", r"^In \S+ line \d+:$"),
+    ("shellcheck", "shellcheck", "findings", " line ", r"^In \S+ line \d+:$"),
     # a formatter's diff (black --diff, ruff format --diff, isort --diff): a file header, then a hunk
-    ("black --diff", "format", "findings", r"^\+\+\+ \S.*\n@@ -\d"),
+    ("black --diff", "format", "findings", "\n@@ -", r"^\+\+\+ \S.*\n@@ -\d"),
     # the session header, or the closing "==== 3 failed, 12 passed in 0.52s ====" (and -q's bare form)
-    ("pytest", "pytest", "tests", r"^=+ (?:test session starts|FAILURES|ERRORS|short test summary info) =+$|^!+ stopping after \d+ failures? !+$|^=* ?(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed"
-                         r"|deselected|warnings?)(?:, )?)+ in [\d.]+s(?: \(\d+:\d\d:\d\d\))?(?: =+)?$"),
+    ("pytest", "pytest", "tests", None, r"^=+ (?:test session starts|FAILURES|ERRORS|short test summary info) =+$"
+                                        r"|^!+ stopping after \d+ failures? !+$"
+                                        r"|^=* ?(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?)(?:, )?)+ in [\d.]+s(?: \(\d+:\d\d:\d\d\))?(?: =+)?$"),
     # go test -json: one event per line (the verdicts are inside its strings)
-    ("go test -json", "go", "tests", r'^\{"Time":"[^"]*","Action":"\w+","Package":"'),
+    ("go test -json", "go", "tests", '{"Time":', r'^\{"Time":"[^"]*","Action":"\w+","Package":"'),
     # go test: a package's verdict line, or a test's
-    ("go test", "go", "tests", r"^(?:ok  \t\S+\t|FAIL\t\S+\t[\d.]+s$|FAIL\t\S+ \[(?:build|setup) failed\]$"
-                      r"|--- (?:FAIL|PASS): \S+ \([\d.]+s\)$)"),
-    ("npx jest", "jest", "tests", r"^Tests:\s+(?:\d+ \w+, )*\d+ total$"),
-    ("npx vitest run", "vitest", "tests", r"^\s*Test Files\s+(?:\d+ \w+ \| )*\d+ \w+ \(\d+\)$"),
-    ("npx mocha", "mocha", "tests", r"^\s+\d+ passing \(\d+(?:ms|s|m)\)$"),
-    ("node --test", "node", "tests", r"^(?:# |ℹ )tests \d+$"),
+    ("go test", "go", "tests", "\t", r"^(?:ok  \t\S+\t|FAIL\t\S+\t[\d.]+s$|FAIL\t\S+ \[(?:build|setup) failed\]$"
+                                     r"|--- (?:FAIL|PASS): \S+ \([\d.]+s\)$)"),
+    ("npx jest", "jest", "tests", "Tests:", r"^Tests:\s+(?:\d+ \w+, )*\d+ total$"),
+    ("npx vitest run", "vitest", "tests", "Test Files", r"^\s*Test Files\s+(?:\d+ \w+ \| )*\d+ \w+ \(\d+\)$"),
+    ("npx mocha", "mocha", "tests", " passing (", r"^\s+\d+ passing \(\d+(?:ms|s|m)\)$"),
+    ("node --test", "node", "tests", "tests ", r"^(?:# |ℹ )tests \d+$"),
     # Django's runner is unittest's, with its test databases around it
-    ("python manage.py test", "unittest", "tests", r"^(?:Creating|Destroying|Using existing) test database for alias '\w+'"),
-    ("python -m unittest", "unittest", "tests", r"^Ran \d+ tests? in [\d.]+s$"),
+    ("python manage.py test", "unittest", "tests", "test database for alias", r"^(?:Creating|Destroying|Using existing) test database for alias '\w+'"),
+    ("python -m unittest", "unittest", "tests", "Ran ", r"^Ran \d+ tests? in [\d.]+s$"),
 )
-
-#: a text its signature needs (when the text lacks it, the regex is not run: a literal is found at C speed)
-_NEEDS = {
-    "cargo test": "test result: ", "cargo build": "--> ", "cargo fmt --check": "Diff in ", "shellcheck": " line ",
-    "black --diff": "\n@@ -", "go test -json": '{"Time":', "go test": "\t", "npx jest": "Tests:",
-    "npx vitest run": "Test Files", "npx mocha": " passing (", "node --test": "tests ",
-    "python manage.py test": "test database for alias", "python -m unittest": "Ran ",
-}
 
 _SIGNATURES: list[Pattern[str]] = []
 #: a long output is looked at in its first and last this many characters: a test runner's summary is at
@@ -105,8 +100,7 @@ def shown_tool(text: str) -> str | None:
         tail_start = text.find("\n", len(text) - _WINDOW) + 1 or len(text) - _WINDOW
         text = text[:head_end] + text[tail_start:]
     shown: dict[str, tuple[str, str]] = {}
-    for (command, family, kind, _), signature in zip(TOOLS, _SIGNATURES):
-        needs = _NEEDS.get(command)
+    for (command, family, kind, needs, _), signature in zip(TOOLS, _SIGNATURES):
         if family not in shown and (needs is None or needs in text) and signature.search(text):
             shown[family] = (command, kind)
     tests = [command for command, kind in shown.values() if kind == "tests"]

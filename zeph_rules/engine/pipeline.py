@@ -34,6 +34,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from typing import Any
 
     from .graph import MatcherGraph
+    from .ir import Rule
 
 
 class FilterResult(NamedTuple):
@@ -165,7 +166,7 @@ def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) 
     enabled = graph.setting("filters.enabled", True)
     matched = graph.matching_filters(command, exit_code) if enabled else []
     security = graph.setting("security", {})
-    rules: tuple[PlannedRule, ...] = tuple((rule.id, rule.effect, rule.payload) for rule in matched)
+    rules = _planned(matched)
     every = rules
     if enabled and not any(rule.effect == "test_summary" for rule in matched):
         from .delegation import TOOLS, is_runner
@@ -173,10 +174,7 @@ def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) 
 
         words = (filter_subject(command, exit_code).command or "").split(None, 1)
         if words and is_runner(words[0]):
-            tools = tuple(
-                (tool, tuple((rule.id, rule.effect, rule.payload) for rule in graph.matching_filters(tool, exit_code)))
-                for tool, *_ in TOOLS
-            )
+            tools = tuple((tool, _planned(graph.matching_filters(tool, exit_code))) for tool, *_ in TOOLS)
             rules = ((DELEGATE, DELEGATE, (("tools", tools),)), *rules)
             every = rules[1:] + tuple(rule for _, tool_rules in tools for rule in tool_rules)
     return FilterPlan(
@@ -185,6 +183,11 @@ def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) 
         scanner=graph.extra.get("scanner"),
         pattern_facts=_pattern_facts(every),
     )
+
+
+def _planned(matched: list[Rule]) -> tuple[PlannedRule, ...]:
+    """Return matched rules as a plan runs (and the plan cache stores) them: id, strategy, parameters."""
+    return tuple((rule.id, rule.effect, rule.payload) for rule in matched)
 
 
 def _delegated(rules: tuple[PlannedRule, ...], clean: str) -> tuple[PlannedRule, ...]:
