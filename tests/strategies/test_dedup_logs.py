@@ -448,6 +448,28 @@ def test_a_trace_repeated_word_for_word_is_a_counted_marker() -> None:
     ]
 
 
+@pytest.mark.parametrize("start", [0, 3, 5])
+def test_a_trace_with_no_record_above_keeps_every_frame(start: int) -> None:
+    # `tail -n 150` of a node server's log: the view starts inside a trace, and node's own report of
+    # an uncaught error (its file:line, the source, a caret, `Error: ...`) has no record above it.
+    # Frames that differ only in a line number are two clues: none may group with another trace's.
+    lines = _raw("logs/q15_cat_express_server").split("\n")
+    crash = next(i for i, line in enumerate(lines) if line == "/tmp/zeph-fixtures/express_fifteenth/server.js:50")
+    first_frame = next(i for i in range(crash - 150, crash) if lines[i].startswith("    at "))
+    text = "\n".join(lines[first_frame + start: crash + 40])
+    output = dedup(text, _builtin_params("log-dedup"), 0).text
+    def crash_trace(text: str) -> list[str]:
+        after = text.split("/tmp/zeph-fixtures/express_fifteenth/server.js:50\n", 1)[1].split("\n")
+        error = next(i for i, line in enumerate(after) if line.startswith("Error: export failed"))
+        return after[error: next(i for i in range(error + 1, len(after)) if not after[i].startswith("    at "))]
+
+    assert len(crash_trace(text)) == 11
+    assert crash_trace(output) == crash_trace(text)
+    # the orphan frames at the top stay in their order, none folded into another with a count
+    head = text.split("\n")[: next(i for i, line in enumerate(text.split("\n")) if not line.startswith("    "))]
+    assert output.split("\n")[: len(head)] == head
+
+
 # -- the last of a group, HAProxy, continuations over tab-indented lines -------------
 
 

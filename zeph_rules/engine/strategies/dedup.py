@@ -425,16 +425,28 @@ def _attach_stack_traces(lines: list[str], plan: _Plan, skipped: set[int]) -> No
     blank lines around it), or an exception line at column 0; the first other line
     ends it.  Lines that hold no frame at all stay as they were.  A record with a
     trace is never grouped: two traces equal but for a line number are two clues.
+    A trace that no record heads (cut by the view, an uncaught error's report) is
+    attached to its own first line, for the same reason.
     """
     index = 0
     count = len(lines)
     while index < count:
-        if index in skipped or index in plan.attached or not _LOG_RECORD.match(lines[index]):
+        if index in skipped or index in plan.attached:
+            index += 1
+            continue
+        line = lines[index]
+        framed = bool(_TRACE_FRAME.match(line))
+        # A trace with no record above it heads itself: its first line where the view cut into it
+        # (`tail` starting mid-trace: every frame the loop reaches is such a line), or the line at
+        # column 0 right above its first frame (node's `Error: ...` under its report of an uncaught
+        # error, Java's `Exception in thread "main" ...`, Python's `Traceback` header).  Left loose,
+        # its frames would group with other traces' frames equal but for a line number.
+        if not (framed or _LOG_RECORD.match(line)
+                or line[:1] not in (" ", "\t", "") and index + 1 < count and _TRACE_FRAME.match(lines[index + 1])):
             index += 1
             continue
         head = index
         block: list[int] = []
-        framed = False
         at = head + 1
         while at < count and at not in skipped and not _LOG_RECORD.match(lines[at]):
             line = lines[at]
