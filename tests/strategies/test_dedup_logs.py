@@ -199,6 +199,19 @@ def test_signal_words_across_formats_and_locales() -> None:
         assert not _SIGNAL.search(line), line
 
 
+def test_what_was_not_found_is_a_clue_each_id_stays() -> None:
+    # an INFO record, but which product was missing is what the reader looks for: "product 45
+    # not found" must not hide under "product 44 not found (x11)"
+    text = "".join(
+        f"2026-11-26 08:39:{second:02d},000 INFO     [shop.orders] product {product} not found\n"
+        for second, product in enumerate((44, 41, 44, 42, 44, 48, 45, 44, 41))
+    ) + "2026-11-26 08:39:59,000 INFO     [shop.orders] done\n"
+    kept = _split(dedup(text, _builtin_params("log-dedup"), 0).text)
+    for product in (41, 42, 44, 45, 48):
+        assert any(f"product {product} not found" in line for line in kept), product
+    assert kept[0].endswith("product 44 not found (x3)")  # and its last repeat where it happened
+
+
 # -- logs by content, repeated blocks ---------------------------------------------
 
 

@@ -78,7 +78,7 @@ _SIGNAL_WORDS = (
     "err", "fatal", "crit", "emerg", "alert", "severe", "warn", "panic", "exception", "traceback", "fail",
     "timed out", "timeout", "kill", "oom", "out of memory", "segfault", "segmentation", "core dumped", "abort",
     "denied", "refused", "unreachable", "unhandled", "uncaught", "crash", "unauthori", "forbidden",
-    "not permitted", "cannot", "can't", "could not", "couldn't", "unable to", "corrupt", "deadlock",
+    "not permitted", "cannot", "can't", "could not", "couldn't", "unable to", "corrupt", "deadlock", "not found",
     "status", "http/", "| 4", "| 5", "completed", "code 4", "code 5",
     "get /", "post /", "put /", "patch /", "delete /", "head /", "options /",
     # a few other locales' error and warning words
@@ -93,7 +93,7 @@ _SIGNAL = _regex.compile(
     r"|timed out|timeout|killed|kill|oom|oom-kill|out of memory|segfault|segmentation fault|core dumped"
     r"|abort|aborted|aborting|denied|refused|unreachable|unhandled|uncaught|crash|crashed|crashing"
     r"|unauthori[sz]ed|forbidden|not permitted|cannot|can't|could not|couldn't|unable to"
-    r"|corrupt|corrupted|corruption|deadlock|deadlocked"
+    r"|corrupt|corrupted|corruption|deadlock|deadlocked|not found"
     r"|fehler|warnung|fehlgeschlagen|échec|echec|erreur|avertissement|fallo|falló|advertencia|errore|avviso"
     r"|ошибк\w*|предупрежд\w*)\b"
     r"|\B(?:error|exception)s?\b"  # TimeoutError, NullPointerException
