@@ -227,3 +227,19 @@ def test_strip_annotated_keeps_a_panic_message_and_the_programs_output() -> None
     assert "the table has no entry for XDR" in lines  # the message under `panicked at`, in the cut part
     assert "   | note 21" not in lines and "   | note 23" not in lines
     assert lines[-len(program) - 1 : -1] == program  # after the last summary line: the program's output, whole
+
+
+def test_strip_annotated_leaves_a_quiet_run_to_the_program() -> None:
+    # `cargo run -q` prints no `Running` line: every line is the program's (here a panic's full
+    # backtrace, whose frames in the code under test sit in the middle) and none is cut
+    program = ["thread 'main' panicked at src/main.rs:18:39:", "called `Result::unwrap()` on an `Err` value",
+               "stack backtrace:"]
+    program += [f"  {i}: 0x5622 - std::frame{i}\n      at /rustc/abc/library/std/src/x.rs:{i}:9" for i in range(30)]
+    program[20] = "  17: 0x5622 - ledger::load::hed5ee\n      at /work/rs/src/main.rs:18:39"
+    text = "\n".join(program) + "\n"
+    params = {"patterns": ["^\\s*Compiling "], "summary_pattern": r"^\s*(Finished|Running) ",
+              "long_output_threshold": 10, "keep_head": 2, "keep_tail": 2}
+    assert STRATEGIES["strip_annotated"](text, params, 101) == (text, Confidence.FULL)
+    # with an error the output is cargo's own (a build that failed before anything ran): it is cut
+    failed = "error[E0425]: cannot find value `x`\n\n" + text
+    assert STRATEGIES["strip_annotated"](failed, params, 101).confidence is Confidence.PARTIAL

@@ -6,7 +6,8 @@ head and tail are kept -- except diagnostic lines (``error``, ``warning:``,
 ``--> file:line``, ``panicked`` and the panic's message under it), which
 survive wherever they are.  The last summary line ends the tool's own output
 (``Running `target/debug/app` ``): what follows is the program's, the answer,
-and is not cut.
+and is not cut.  With no summary line and no error (``cargo run -q``), nothing
+says where the tool's output ends: none of it is cut.
 """
 
 from __future__ import annotations
@@ -57,6 +58,10 @@ def _strip_annotated(text: str, params: Mapping[str, Any], exit_code: int | None
     # the program's own output, after the tool's last summary line, is never cut
     last_summary = max((index for index, line in enumerate(remaining) if matches_any(summary, line)), default=-1)
     tool_lines = len(remaining) if last_summary < 0 else last_summary + 1
+    if summary and last_summary < 0 and not any(_ERROR_START.match(line) for line in remaining):
+        # no summary line and no error: the tool was quiet (`cargo run -q`) and every line may be
+        # the program's, its backtrace with the frames in the code under test among them
+        tool_lines = 0
     if tool_lines > threshold:
         head_end = min(keep_head, tool_lines)
         tail_start = max(tool_lines - keep_tail, head_end)
