@@ -58,8 +58,9 @@ _COVERAGE_HEADER = _regex.compile(r"^[-_]{3,} coverage: .+ [-_]{3,}$")
 _COVERAGE_ROW = _regex.compile(r"^\S.*?\s+\d+\s+\d+(?:\s+\d+\s+\d+)?\s+\d+(?:\.\d+)?%(?:\s.*)?$")
 _COVERAGE_FULL_ROW = _regex.compile(r"^(?!TOTAL\s)\S.*?\s+\d+\s+0(?:\s+\d+\s+0)?\s+100(?:\.0+)?%\s*$")
 #: fewer alike short-summary lines than this stay as they are: a reader quotes a failure back by its
-#: line (batch 20: the third of four failing parameters of one test was asked for); past it, each
-#: folded line's parameter id is still listed
+#: line (batch 20: the third of four failing parameters of one test was asked for); past it, the
+#: first and the last stay and each folded line's parameter id is still listed (batch 21: the last of
+#: twelve was asked for)
 _FOLD_AT_LEAST = 10
 #: a failure block this short (after its header) is shown outside the budget: naming it costs as much
 _FREE_BLOCK_LINES = 2
@@ -223,10 +224,14 @@ class _SummaryFold:
         if len(self.ids) < _FOLD_AT_LEAST:
             self.out.extend(self.folded)  # a marker would cost as much as the lines
         elif self.key is not None:
+            # the run shows its first line and its last, where a reader looks for the end of a list;
+            # the marker between them names every failing test it stands for
             status, test = self.key
-            ids = ", ".join(f"[{test_id}]" for test_id in self.ids)  # every failing test stays named
+            between = self.ids[:-1]
+            ids = ", ".join(f"[{test_id}]" for test_id in between)
             what = "failed" if status == "FAILED" else status
-            self.out.append(f"... ({len(self.ids)} more {what} alike: {test}{ids}) ...")
+            self.out.append(f"... ({len(between)} more {what} alike: {test}{ids}) ...")
+            self.out.append(self.folded[-1])
         self.key, self.shape, self.ids, self.folded = None, "", [], []
 
 
@@ -346,10 +351,11 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             if _PROGRESS.match(line):
                 marks = _PERCENT.sub("", line).split()[-1]
                 if "F" in marks or "E" in marks:
+                    # "tests/test_x.py ..F": which file failed; under -q, where in the run (a reader
+                    # quotes the row back: batch 21's "FFFFFFFFFFFF")
                     report.failures += marks.count("F") + marks.count("E")
-                    if not line.startswith(marks):  # "tests/test_x.py ..F": which file failed (-q names none)
-                        out.append(line)
-                        continue
+                    out.append(line)
+                    continue
                 report.omit_passed(marks.count("."))
                 report.omit_skipped(sum(marks.count(ch) for ch in "sxX"))
                 continue
