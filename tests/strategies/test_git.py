@@ -206,3 +206,19 @@ def test_a_removed_sql_comment_is_no_file_header() -> None:
     raw = "--- a/q.sql\n+++ b/q.sql\n@@ -1,3 +1,2 @@\n--- old note\n select 1;\n-drop table t;\n"
     result = STRATEGIES["git_diff"](raw, {}, 0)
     assert result.text == raw  # a stat line would make it longer
+
+
+def test_status_keeps_the_way_out_of_a_bisect() -> None:
+    # batch 21b: mid-bisect, the one hint under the state line says how to get back
+    text = (
+        "HEAD detached at be127f1\n"
+        "You are currently bisecting, started from branch 'main'.\n"
+        '  (use "git bisect reset" to get back to the original branch)\n'
+        "\n"
+        "Untracked files:\n"
+        '  (use "git add <file>..." to include in what will be committed)\n'
+        "\tnotes.txt\n"
+    )
+    lines = STRATEGIES["git_status"](text, {}, 0).text.splitlines()
+    assert '  (use "git bisect reset" to get back to the original branch)' in lines
+    assert not any('"git add <file>..."' in line for line in lines)

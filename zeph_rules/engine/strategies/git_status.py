@@ -23,8 +23,9 @@ if TYPE_CHECKING:
 _HINT = _regex.compile(r'^\s+\(.*"git [^"]*".*\)$|^\s*\((?:fix conflicts|all conflicts fixed|commit or discard)[^)]*\)$')
 # The hint on how to finish an operation in progress (a rebase, merge, cherry-pick, revert, am) says
 # what to do next: it stays.  It names the command's --continue, or says to commit; in any locale.
+# A bisect's only hint is its way out, `git bisect reset`.
 # (Its siblings, --skip, --abort and --edit-todo, go with the other hints.)
-_STATE_HINT = _regex.compile(r'--continue\b|"git commit"|^\s*\((?:fix conflicts|all conflicts fixed)')
+_STATE_HINT = _regex.compile(r'--continue\b|"git commit"|"git bisect reset"|^\s*\((?:fix conflicts|all conflicts fixed)')
 _SECTIONS = frozenset(
     ("Changes to be committed:", "Changes not staged for commit:", "Untracked files:", "Unmerged paths:", "Ignored files:")
 )
