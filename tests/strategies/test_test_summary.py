@@ -696,3 +696,15 @@ def test_go_json_cut_short_keeps_what_a_test_without_verdict_printed() -> None:
     assert '"Output":"    ledger_test.go:42: Balance = 200, want 300\\n"}' in output
     # with its verdict in the output, a passing test's events still go
     assert '"Test":"TestParse/simple"' not in test_summary(_raw("go/test_json_fail"), {}, 1).text
+
+
+def test_node_tap_cut_below_its_header_is_still_tap() -> None:
+    # `npm test | tail -n 40`: the `TAP version` line went with the head; node's totals still say TAP
+    lines = _raw("npm/test_fail").split("\n")
+    text = "\n".join(lines[lines.index("not ok 7 - split result shape") :])
+    assert not text.startswith("TAP version")
+    result = test_summary(text, {}, 1)
+    assert result.confidence is not Confidence.FALLBACK
+    for kept in ("not ok 7 - split result shape", "not ok 9 - parse rejects garbage", "# tests 12", "# fail 5"):
+        assert kept in result.text
+    assert "  duration_ms: " not in result.text  # the per-test timings went: it was read as TAP

@@ -56,8 +56,13 @@ def looks_like_jest(lines: list[str]) -> bool:
 
 
 def looks_like_node_tap(lines: list[str]) -> bool:
-    """Return whether the output is TAP from ``node --test``."""
-    return any(_TAP_VERSION.match(line) for line in lines) and any(_TAP_RESULT.match(line) for line in lines)
+    """Return whether the output is TAP from ``node --test``.
+
+    Its ``TAP version`` header, or, where ``| tail`` cut the header off, node's ``# tests N`` totals.
+    """
+    return any(_TAP_VERSION.match(line) or line.startswith("# tests ") for line in lines) and any(
+        _TAP_RESULT.match(line) for line in lines
+    )
 
 
 def looks_like_node_spec(lines: list[str]) -> bool:
