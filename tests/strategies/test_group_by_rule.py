@@ -145,17 +145,22 @@ def test_tsc_plain_and_pretty() -> None:
     assert "  Type 'undefined' is not assignable to type 'Item'." in plain  # the message's continuation
     pretty = group_by_rule(_raw("tsc/errors_pretty"), {}, 2).text
     assert "ts/cart.ts:5:15 - error TS2322: Type '\"GBP\"' is not assignable to type 'Currency'." in pretty
-    assert "constructor(public currency" not in pretty and "~~~" not in pretty  # code frames go
-    assert "  ts/models.ts:3:3\n    The expected type comes from property 'qty'" in pretty  # related information stays
+    # an error keeps its code frame: the quoted line and the tildes under the mistake
+    assert any("constructor(public currency" in line for line in pretty.split("\n")) and "~~~" in pretty
+    assert "\n\n\n" not in pretty  # the blank lines that space the frames go
+    related = pretty.split("\n").index("  ts/models.ts:3:3")  # related information stays, with its frame
+    assert pretty.split("\n")[related + 3].startswith("    The expected type comes from property 'qty'")
     assert pretty.rstrip().endswith("Found 19 errors in 8 files.\nErrors  Files\n" + "\n".join(
         _raw("tsc/errors_pretty").rstrip().splitlines()[-8:]))
 
 
-def test_javac_loses_code_and_carets_only() -> None:
-    text = group_by_rule(_raw("javac/type_errors"), {}, 1).text
-    assert "src/com/example/shop/Inventory.java:23: error: cannot find symbol\n  symbol:   class List\n" in text
-    assert "stock.get(sku)" not in text and "^" not in text
-    assert text.rstrip().endswith("4 errors")
+def test_javac_errors_are_kept_whole() -> None:
+    raw = _raw("javac/type_errors")
+    text = group_by_rule(raw, {}, 1).text
+    assert "src/com/example/shop/Inventory.java:23: error: cannot find symbol" in text
+    assert "  symbol:   class List" in text
+    assert "stock.get(sku)" in text and "^" in text  # the code it quotes and the caret under the mistake
+    assert text == raw
 
 
 def test_go_vet_prefix_and_own_crate_lines() -> None:
@@ -171,6 +176,10 @@ def test_source_excerpts_go_and_an_error_keeps_its_quoted_line_and_labels() -> N
     assert "  --> src/main.rs:29:26" in result.text
     assert '29 |     println!("total {}", totl);' in result.text  # the error's first quoted line
     assert "expected `String`, found `&str`" in result.text  # an error's labelled excerpt line
+    # the code under an error's help: is the fix rustc suggests, with its `+` marks
+    lines = result.text.split("\n")
+    at = lines.index("help: a local variable with a similar name exists")
+    assert lines[at + 1 : at + 3] == ['29 |     println!("total {}", total);', "   |                             +"]
     assert "source excerpts" in result.text
     warnings = group_by_rule(_raw("cargo/build_warnings"), {}, 0)
     assert not any(line.lstrip()[:1].isdigit() and " | " in line for line in warnings.text.split("\n"))

@@ -2,9 +2,9 @@
 
 Understands, without configuration, the formats of rustc / clippy, ruff (full
 and concise), eslint (stylish), mypy, flake8, pylint, go vet, gcc / clang, tsc
-(plain and --pretty) and javac.  Source excerpts and code frames go (an error
-keeps its labelled lines).  Block formats (rustc, ruff full) group by rule under
-one full example.  One-line findings fold only when they say the same thing
+(plain and --pretty) and javac.  Source excerpts and code frames go, but a
+compiler's errors are kept whole (bare gutter lines aside).  Block formats
+(rustc, ruff full) group by rule under one full example.  One-line findings fold only when they say the same thing
 (message, rule, notes: all but the location) into the first and an ``also at``
 list; a compiler's errors, pylint's warnings and errors, eslint's findings and a
 type checker's type errors never fold (a type checker's missing-annotation codes
@@ -435,28 +435,26 @@ _SYSTEM_NOTE = _regex.compile(r"^(?:/usr/|/opt/|\S*/include/c\+\+/|\S*/lib/gcc/)
 _SYSTEM_NOTES_KEPT = 2
 
 
-#: a quoted source line with its line number: gcc/clang/rustc ``  12 |     code``, javac has none
-_NUMBERED_CODE = _regex.compile(r"^\s*\d+\s*[|│] ")
-#: the caret line under it (`` |     ^~~~``), labelled or not
-_CARET_UNDER = _regex.compile(r"^\s*[|│]\s*[\^~]")
+#: an excerpt's gutter with nothing on it: the one line of an error's excerpt that says nothing
+_BARE_GUTTER = _regex.compile(r"^\s*\d*\s*[|│]\s*$")
 
 
 def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, int]:
-    """Return the diagnostic without its source excerpt (an error keeps the labelled lines).
+    """Return the diagnostic without its source excerpt; a compiler's error is kept whole.
 
-    A compiler error keeps the first code line it quotes and the caret under
-    it: often the only context that shows the mistake (``expected ';' before
-    's'``).  Also cut are the notes into system headers past the first two.
-    Returns the kept lines, the excerpt lines cut and the notes cut.
+    An error (``is_error``, not one a linter repeats) keeps every excerpt line
+    but its bare gutters: the code it quotes and the carets (``expected ';'
+    before 's'``), and the code under its ``help:`` (rustc's suggested fix,
+    ``2 | use std::fs::read_to_string;``, is what a reader applies; batch 22
+    asked for it three times).  Another diagnostic keeps its labelled lines
+    only if it is an error a linter may repeat.  Also cut are the notes into
+    system headers past the first two.  Returns the kept lines, the excerpt
+    lines cut and the notes cut.
     """
     lines = diagnostic.lines
     quoted: set[int] = set()
     if is_error and diagnostic.severity in ("error", "fatal error") and not diagnostic.foldable:
-        first_code = next((index for index, line in enumerate(lines) if index and _NUMBERED_CODE.match(line)), None)
-        if first_code is not None:
-            quoted = {first_code}
-            if first_code + 1 < len(lines) and _CARET_UNDER.match(lines[first_code + 1]):
-                quoted.add(first_code + 1)
+        quoted = {index for index, line in enumerate(lines) if index and not _BARE_GUTTER.match(line)}
     carets = {index for index, line in enumerate(lines) if index and _CARET.match(line)}
     code = {index - 1 for index in carets if index > 1 and _CODE_LINE.match(lines[index - 1])}
     kept: list[str] = []
