@@ -80,4 +80,7 @@ def test_savings_over_all_fixtures(graph: MatcherGraph) -> None:
     # 0.28 until the eleventh: 87 everyday commands, a third of them under ten lines, save 17 %
     # 0.27 until the seventeenth: its 79 cases are mostly tools without a rule of their own (uv, poetry,
     # alembic, pre-commit, ansible-lint, openssl, sqlite3 ...), where the output is the answer: 11 %
-    assert mean >= 0.26
+    # 0.26 until the twenty-second: batches 21 and 22 (213 cases of an agent's debugging loop, many
+    # short) save 21.7 %, and what their reviewers asked for costs the 1,589 before them 0.7 points
+    # (errors kept whole, pytest's platform and rootdir lines, rows of dots with a failure)
+    assert mean >= 0.25
