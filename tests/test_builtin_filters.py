@@ -575,3 +575,15 @@ def test_npm_options_before_the_script(graph: MatcherGraph, command: str, rules:
 )
 def test_global_options_before_the_subcommand(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
     assert graph.filter(command, "x\n", 0).rules == rules
+
+
+def test_what_a_command_was_run_to_show_stays(graph: MatcherGraph) -> None:
+    # batch 23b: `curl -I` is run for its headers, Last-Modified among them (-v's routine headers go)
+    head = graph.filter("curl -I http://127.0.0.1:8765/index.html", _raw("curl/head"), 0).output.split("\n")
+    assert "Last-Modified: Sun, 22 Nov 2026 06:49:21 GMT" in head
+    # wget: where it connected (the address and port a name resolved to)
+    fetched = graph.filter("wget http://127.0.0.1:8765/data.bin", _raw("wget/download"), 0).output.split("\n")
+    assert "Connecting to 127.0.0.1:8765... connected." in fetched
+    # cargo run rebuilt the workspace's own crate: its Compiling line says so, as under cargo build
+    ran = graph.filter("cargo run", _raw("cargo/run_panic"), 101).output.split("\n")
+    assert "   Compiling config-loader v0.1.0 (/tmp/zeph-fixtures/rs_panic)" in ran
