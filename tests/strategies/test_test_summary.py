@@ -7,6 +7,7 @@ from pathlib import Path
 from zeph_rules.engine.sanitize import sanitize
 from zeph_rules.engine.strategies import STRATEGIES, Confidence
 from zeph_rules.engine.strategies.test_summary import detect_runner
+from zeph_rules.engine.strategies.test_summary._shared import choose_varied
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 test_summary = STRATEGIES["test_summary"]
@@ -402,8 +403,6 @@ def test_pytest_detail_blocks_reach_every_failing_file_first() -> None:
 
 
 def test_choose_varied_prefers_new_files_then_new_locations() -> None:
-    from zeph_rules.engine.strategies.test_summary._shared import choose_varied
-
     failures = [
         ("a", ("m1",), "t/a.py:1: E", "t/a.py"),
         ("b", ("m2",), "t/a.py:2: E", "t/a.py"),
@@ -713,3 +712,18 @@ def test_node_tap_cut_below_its_header_is_still_tap() -> None:
     for kept in ("not ok 7 - split result shape", "not ok 9 - parse rejects garbage", "# tests 12", "# fail 5"):
         assert kept in result.text
     assert "  duration_ms: " not in result.text  # the per-test timings went: it was read as TAP
+
+
+def test_details_take_turns_among_tests_once_every_place_has_one() -> None:
+    # batch 23: 14 failing clamp parameters listed first, then two round_half_up ones; the places
+    # are four, so six more blocks fit: the last clamp, the second round_half_up, then the clamps
+    from zeph_rules.engine.strategies.test_summary._shared import choose_varied
+
+    clamp = [("test_clamp_in_range", ("assert # == #",), "tests/test_units.py:15", "tests/test_units.py")] * 14
+    rounds = [("test_round_half_up", ("assert #.# == #.#",), "tests/test_units.py:20", "tests/test_units.py")] * 2
+    others = [("test_parse_size", ("IndexError",), "src/units.py:9", "src/units.py"),
+              ("test_convert_unknown_unit", ("KeyError",), "src/units.py:30", "src/units.py")]
+    chosen = choose_varied([*clamp, *rounds, *others], 10)
+    assert len(chosen) == 10
+    assert {13, 14, 15, 16, 17} <= chosen  # the last clamp, both round_half_up, both others
+    assert chosen - {13, 14, 15, 16, 17} == {0, 1, 2, 3, 4}  # then the clamps from the start

@@ -170,16 +170,20 @@ def choose_varied(
     file.  Picked, in order, until ``limit`` is reached: the failures in a file
     not seen yet, then those failing at a location not seen yet, then those new
     on both test and message, then those with a message not seen yet, then
-    those of a test not seen yet, then the earliest of the rest.  So one
-    parametrised test failing 160 times cannot crowd out the other tests' errors,
-    and every broken place gets a detail block before a second look at one.
+    those of a test not seen yet, then the rest, taking turns among the tests:
+    each test's last failure first (where a parametrised run ended), then its
+    earliest.  So one parametrised test failing 160 times cannot crowd out the
+    other tests' errors, every broken place gets a detail block before a second
+    look at one, and a second test's second failure comes before a first test's
+    seventh (batch 23 asked for ``round_half_up(2.5)`` after ``round_half_up(0.5)``,
+    and for the last of fourteen ``clamp`` parameters).
     """
     chosen: set[int] = set()
     seen: tuple[set[object], ...] = (set(), set(), set(), set())
     keyed = [(test, shape, *rest) if rest else (test, shape, "", "") for test, shape, *rest in failures]
     # the keys (by position in ``keyed``) a failure must bring anew in each pass;
     # an empty location or file is never new
-    passes: tuple[tuple[int, ...], ...] = ((3,), (2,), (0, 1), (1,), (0,), ())
+    passes: tuple[tuple[int, ...], ...] = ((3,), (2,), (0, 1), (1,), (0,))
     for wanted in passes:
         for index, keys in enumerate(keyed):
             if len(chosen) >= limit:
@@ -189,6 +193,16 @@ def choose_varied(
             chosen.add(index)
             for k, key in enumerate(keys):
                 seen[k].add(key)
+    turns: dict[object, list[int]] = {}
+    for index, keys in enumerate(keyed):
+        if index not in chosen:
+            turns.setdefault(keys[0], []).append(index)
+    queues = [[rest[-1], *rest[:-1]] for rest in turns.values()]
+    while len(chosen) < limit and queues:
+        for queue in queues:
+            if len(chosen) < limit:
+                chosen.add(queue.pop(0))
+        queues = [queue for queue in queues if queue]
     return chosen
 
 
