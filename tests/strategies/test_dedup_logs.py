@@ -199,6 +199,18 @@ def test_signal_words_across_formats_and_locales() -> None:
         assert not _SIGNAL.search(line), line
 
 
+def test_a_recursions_repeated_frame_is_counted_inside_its_trace() -> None:
+    # Java prints 1,024 frames of a StackOverflowError, one frame over and over: inside the trace a
+    # run of equal lines is its first with a count; the frames around it and their order stay
+    text = ("Exception in thread \"main\" java.lang.StackOverflowError\n"
+            + "\tat Foo.bar(Foo.java:5)\n" * 1024 + "\tat Foo.main(Foo.java:9)\n"
+            + "2026-01-01 10:00:00 INFO done\n")
+    assert dedup(text, {}, 0).text == (
+        "Exception in thread \"main\" java.lang.StackOverflowError\n\tat Foo.bar(Foo.java:5) (x1024)\n"
+        "\tat Foo.main(Foo.java:9)\n2026-01-01 10:00:00 INFO done\n"
+    )
+
+
 def test_what_was_not_found_is_a_clue_each_id_stays() -> None:
     # an INFO record, but which product was missing is what the reader looks for: "product 45
     # not found" must not hide under "product 44 not found (x11)"

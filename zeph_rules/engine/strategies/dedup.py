@@ -515,11 +515,14 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
             continue
         if index in plan.attached:
             # the continuation lines are part of the message; a signal among them makes the record one
-            more = plan.block(lines, index)[1:]
-            if any(_SECURITY.search(part) or _SIGNAL.search(part) for part in more):
+            # (only lines holding one of the words can match: the candidate sets skip the others)
+            attached = plan.attached[index]
+            if any((security_candidates is None or at in security_candidates) and _SECURITY.search(lines[at])
+                   or (signal_candidates is None or at in signal_candidates) and _SIGNAL.search(lines[at])
+                   for at in attached):
                 plan.signals[index] = True
                 continue
-            key = "\x1e".join((key, *more))
+            key = "\x1e".join((key, *(lines[at] for at in attached)))
         plan.keys[index] = key
     return plan
 
@@ -677,6 +680,23 @@ def _fold_runs(entries: list[tuple[str, int, str | None]], min_run: int) -> list
     return out
 
 
+def _runs_counted(block: list[str]) -> list[str]:
+    """Return ``block`` with each run of equal lines as its first line and ``(xN)``.
+
+    A recursion's trace repeats one frame word for word (Java prints 1,024 lines
+    of a StackOverflowError); the frames around the run, and their order, stay.
+    """
+    shown: list[str] = []
+    at = 0
+    while at < len(block):
+        end = at + 1
+        while end < len(block) and block[end] == block[at]:
+            end += 1
+        shown.append(block[at] if end - at == 1 else f"{block[at]} (x{end - at})")
+        at = end
+    return shown
+
+
 def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
     lines, ends_with_newline = split_lines(text)
     if not lines:
@@ -700,7 +720,8 @@ def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> Strat
             if shown in seen_blocks:
                 repeated_blocks.add(first)
             seen_blocks.add(shown)
-    if len(groups) + len(plan.continued) == len(lines) and not plan.repeats and not repeated_blocks and min_run <= 0:
+    if (len(groups) + len(plan.continued) == len(lines) and not plan.repeats and not repeated_blocks and min_run <= 0
+            and not any(lines[at] == lines[at - 1] for block in plan.attached.values() for at in block[1:])):
         return StrategyResult(text, Confidence.FULL)
     entries: list[tuple[str, int, str | None]] = []
     for first, count in groups:
@@ -714,7 +735,7 @@ def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> Strat
             entries.append((f"... ({plural(omitted, 'line')} omitted: the same as under an earlier record) ...", count, None))
         elif first in plan.attached:
             entries.append((line, count, None))
-            entries.extend((lines[at], count, None) for at in plan.attached[first])
+            entries.extend((shown, count, None) for shown in _runs_counted([lines[at] for at in plan.attached[first]]))
         elif min_run > 0 and not plan.signals[first]:
             entries.append((line, count, _shape(lines[first], plan.keys[first])))
         else:
