@@ -711,17 +711,25 @@ def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> Strat
     if min_run > 0:
         min_run = max(min_run, 3)  # a shorter run would not get shorter under a marker
     # a trace (or continuation) under a record that repeats, word for word, one under an earlier record
+    # becomes a marker; any other is shown with its runs of equal lines counted
     seen_blocks: set[str] = set()
     repeated_blocks: set[int] = set()
+    counted_blocks: dict[int, list[str]] = {}
     for first, count in groups:
         block = plan.attached.get(first) if count > 0 else None
-        if block is not None and len(block) >= 3:
-            shown = "\n".join(lines[at] for at in block)
+        if block is None:
+            continue
+        block_lines = [lines[at] for at in block]
+        if len(block) >= 3:
+            shown = "\n".join(block_lines)
             if shown in seen_blocks:
                 repeated_blocks.add(first)
+                continue
             seen_blocks.add(shown)
+        counted_blocks[first] = _runs_counted(block_lines)
+    runs_counted = any(len(counted) < len(plan.attached[first]) for first, counted in counted_blocks.items())
     if (len(groups) + len(plan.continued) == len(lines) and not plan.repeats and not repeated_blocks and min_run <= 0
-            and not any(lines[at] == lines[at - 1] for block in plan.attached.values() for at in block[1:])):
+            and not runs_counted):
         return StrategyResult(text, Confidence.FULL)
     entries: list[tuple[str, int, str | None]] = []
     for first, count in groups:
@@ -733,9 +741,9 @@ def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> Strat
             entries.append((line, count, None))
             omitted = len(plan.attached[first])
             entries.append((f"... ({plural(omitted, 'line')} omitted: the same as under an earlier record) ...", count, None))
-        elif first in plan.attached:
+        elif first in counted_blocks:
             entries.append((line, count, None))
-            entries.extend((shown, count, None) for shown in _runs_counted([lines[at] for at in plan.attached[first]]))
+            entries.extend((shown, count, None) for shown in counted_blocks[first])
         elif min_run > 0 and not plan.signals[first]:
             entries.append((line, count, _shape(lines[first], plan.keys[first])))
         else:

@@ -4,11 +4,12 @@ Understands, without configuration, the formats of rustc / clippy, ruff (full
 and concise), eslint (stylish), mypy, flake8, pylint, go vet, gcc / clang, tsc
 (plain and --pretty) and javac.  Source excerpts and code frames go, but a
 compiler's errors are kept whole (bare gutter lines aside).  Block formats
-(rustc, ruff full) group by rule under one full example.  One-line findings fold only when they say the same thing
-(message, rule, notes: all but the location) into the first and an ``also at``
-list; a compiler's errors, pylint's warnings and errors, eslint's findings and a
-type checker's type errors never fold (a type checker's missing-annotation codes
-do, and pyright's attribute findings, which untyped code raises by the hundred).
+(rustc, ruff full) group by rule under one full example.  One-line findings
+fold only when they say the same thing (message, rule, notes: all but the
+location) into the first and an ``also at`` list; a compiler's errors,
+pylint's warnings and errors, eslint's findings and a type checker's type
+errors never fold (a type checker's missing-annotation codes do, and pyright's
+attribute findings, which untyped code raises by the hundred).
 pyright (and basedpyright) print a file's path on a line of its own, then
 ``  path:line:col - error: message`` with the message's continuation indented
 below and the rule ``(reportX)`` at the end of its last line; the path lines go.  The tools' summary lines are kept, last.
