@@ -734,12 +734,19 @@ def scanner_from_settings(settings: dict[str, Any] | None) -> Scanner | None:
 
 
 def notice(findings: Sequence[Finding], limit: int = 10) -> str:
-    """Return the one-paragraph warning appended to filtered output (no values)."""
-    parts = [f"{f.rule} ({f.category}) line {f.line}" for f in findings[:limit]]
+    """Return the one-line warning appended to filtered output (no values).
+
+    Findings of one pattern share one entry listing their lines, so the notice stays short
+    next to the output it annotates; past ``limit`` lines the rest are counted.
+    """
+    groups: dict[tuple[str, str], list[int]] = {}
+    for finding in findings[:limit]:
+        groups.setdefault((finding.rule, finding.category), []).append(finding.line)
+    parts = [f"{rule} ({category}) line{'s' if len(lines) > 1 else ''} {', '.join(map(str, lines))}"
+             for (rule, category), lines in groups.items()]
     more = f", and {len(findings) - limit} more" if len(findings) > limit else ""
     noun = "string" if len(findings) == 1 else "strings"
-    return (f"[security] {len(findings)} credential-shaped {noun} in this output (values not shown): "
-            + "; ".join(parts) + more)
+    return f"[security] {len(findings)} credential-shaped {noun} (values not shown): " + "; ".join(parts) + more
 
 
 _DEFAULT: Scanner | None = None
