@@ -727,3 +727,13 @@ def test_details_take_turns_among_tests_once_every_place_has_one() -> None:
     assert len(chosen) == 10
     assert {13, 14, 15, 16, 17} <= chosen  # the last clamp, both round_half_up, both others
     assert chosen - {13, 14, 15, 16, 17} == {0, 1, 2, 3, 4}  # then the clamps from the start
+
+
+def test_cargo_status_line_ends_a_warning_with_no_blank_line_after_it() -> None:
+    # the blank lines squeezed out (`grep -v '^$'`, a log collector): cargo's own status lines still
+    # end the warning above them, so the target header and test count under them are read as such
+    lines = [line for line in _raw("cargo/q11_test_one_failure").split("\n") if line.strip()]
+    output = test_summary("\n".join(lines), {}, 101).text
+    for kept in ("    Finished `test` profile", "     Running unittests src/lib.rs",
+                 "running 48 tests", "test tests::retry_lowers_priority ... FAILED"):
+        assert kept in output

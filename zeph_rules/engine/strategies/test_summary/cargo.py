@@ -24,6 +24,8 @@ _BUILD_PROGRESS = _regex.compile(
     r"Documenting|Building|Installing|Installed|Waiting|Locked) "
 )
 _TARGET_START = _regex.compile(r"^\s+(?:Running|Doc-tests) ")
+#: cargo's own status lines; one ends the compiler diagnostic above it even with no blank line between
+_CARGO_STATUS = _regex.compile(r"^\s+(?:Running|Doc-tests|Finished|Compiling|Checking|Fresh|Building) ")
 _DIAGNOSTIC_START = _regex.compile(r"^(?P<kind>error|warning)(?:\[\w+\])?: ")
 _TARGET_DIAGNOSTIC_END = _regex.compile(r"^(?:warning|error): .*(?:generated \d+ warnings?|could not compile|previous errors?)")
 # cargo's own closing lines look like diagnostics but are summaries
@@ -262,6 +264,8 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
                 diagnostic = None
             elif _diagnostic_kind(line) is not None and not _TARGET_DIAGNOSTIC_END.match(line):
                 diagnostic = None  # the next head with no blank line before it: its own diagnostic
+            elif _CARGO_STATUS.match(line):
+                diagnostic = None
             elif diagnostic == "error" or _TARGET_DIAGNOSTIC_END.match(line) or line.lstrip().startswith("-->"):
                 out.append(line)
                 continue
