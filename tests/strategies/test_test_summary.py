@@ -737,3 +737,17 @@ def test_cargo_status_line_ends_a_warning_with_no_blank_line_after_it() -> None:
     for kept in ("    Finished `test` profile", "     Running unittests src/lib.rs",
                  "running 48 tests", "test tests::retry_lowers_priority ... FAILED"):
         assert kept in output
+
+
+def test_pytest_xdist_verbose_drops_passes_and_their_announcements() -> None:
+    # `pytest -n 2 -v`: a worker's "tests/x.py::test_y" when it takes a test, "[gw1] [ 5%] PASSED ..." after
+    raw = _raw("pytest/q22_xdist_n2_v")
+    output = test_summary(raw, {}, 1).text
+    assert "[gw0] [ 41%] FAILED tests/test_stats.py::test_median[values2-2.5]" in output
+    assert "[gw0] [100%] SKIPPED tests/test_xfail.py::test_numpy_compat" in output
+    assert "PASSED tests/test_stats.py::test_mean[values0-1]" not in output
+    assert "\ntests/test_stats.py::test_mean[values0-1]\n" not in output
+    assert "36 lines announcing a test a worker took" in output
+    # a test a worker took and never reported on (the worker crashed, the run was cut) stays announced
+    crashed = raw.replace("[gw1] [ 47%] FAILED tests/test_stats.py::test_percentile_range\n", "")
+    assert "\ntests/test_stats.py::test_percentile_range\n" in test_summary(crashed, {}, 1).text

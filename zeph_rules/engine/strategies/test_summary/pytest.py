@@ -34,6 +34,10 @@ _PROGRESS = _regex.compile(r"^(?:\S+\.py )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
 _VERBOSE = _regex.compile(
     r"^(?P<id>\S+::\S.*?) (?P<status>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)\b.*?(?:\s+\[\s*\d+%\])?$"
 )
+#: "[gw0] [ 40%] PASSED tests/test_x.py::test_y" (-v under pytest-xdist: the worker, then the result)
+_XDIST_VERBOSE = _regex.compile(
+    r"^\[gw\d+\] \[\s*\d+%\] (?P<status>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (?P<id>\S+::\S.*?)$"
+)
 #: the end of ``pytest --collect-only``: "329 tests collected in 0.54s", "12/329 tests collected (317 deselected) in 0.5s"
 _COLLECTED = _regex.compile(r"^(?:=+ )?\d+(?:/\d+)? tests? collected(?: \(\d+ deselected\))? in [\d.]+s(?: \([\d:]+\))?(?: =+)?$")
 _DOCS_LINK = _regex.compile(r"^-- Docs: https://docs\.pytest\.org/\S+$")
@@ -272,7 +276,12 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     passed_listed = 0
     passes_dropped = 0
     rerun_id: str | None = None  # the test of the last RERUN line (pytest-rerunfailures)
-    few = few_results(lines, _VERBOSE)
+    few = few_results(lines, _VERBOSE, _XDIST_VERBOSE)
+    # under xdist -v each test is announced ("tests/x.py::test_y") when a worker takes it, and its
+    # result comes on a line of its own; an announcement with no result (a worker that crashed,
+    # a run cut short) is the clue and stays
+    xdist_done = {found["id"] for line in lines if line.startswith("[gw") and (found := _XDIST_VERBOSE.match(line))}
+    announced_dropped = 0
     fold = _SummaryFold(out)
     coverage_rows: list[str] = []
 
@@ -365,6 +374,18 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                 report.omit_passed(marks.count("."))
                 report.omit_skipped(sum(marks.count(ch) for ch in "sxX"))
                 continue
+            if xdist_done:
+                if line in xdist_done and not few:
+                    announced_dropped += 1
+                    continue
+                found = _XDIST_VERBOSE.match(line)
+                if found:
+                    if found["status"] == "PASSED" and found["id"] != rerun_id and not few:
+                        report.omit_passed()
+                        continue
+                    rerun_id = found["id"] if found["status"] == "RERUN" else None
+                    out.append(line)
+                    continue
             verbose = _VERBOSE.match(line)
             if verbose:
                 status = verbose["status"]
@@ -386,6 +407,8 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         report.also_omitted.append(plural(passed_listed, "PASSED line") + " of the short summary")
     if passes_dropped:
         report.also_omitted.append(plural(passes_dropped, "line") + " of passing tests' output")
+    if announced_dropped:
+        report.also_omitted.append(plural(announced_dropped, "line") + " announcing a test a worker took")
     return report
 
 
