@@ -751,3 +751,10 @@ def test_pytest_xdist_verbose_drops_passes_and_their_announcements() -> None:
     # a test a worker took and never reported on (the worker crashed, the run was cut) stays announced
     crashed = raw.replace("[gw1] [ 47%] FAILED tests/test_stats.py::test_percentile_range\n", "")
     assert "\ntests/test_stats.py::test_percentile_range\n" in test_summary(crashed, {}, 1).text
+
+
+def test_pytest_progress_of_doctest_files_is_read_like_a_test_module() -> None:
+    # --doctest-glob='*.rst' puts text files in the progress: "docs/usage/compare-versions.rst ."
+    output = _summary("pytest/q16_semver_default_doctest")
+    assert "docs/usage/raise-parts-of-a-version.rst F" in output
+    assert "docs/usage/compare-versions.rst" not in output

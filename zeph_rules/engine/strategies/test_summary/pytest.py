@@ -28,8 +28,8 @@ _HEADER_LINE = _regex.compile(
 )
 #: the session header's lines that stay (two blind reviewers, batches 19 and 22, asked for them)
 _HEADER_KEPT = ("platform ", "rootdir: ", "configfile: ")
-# "tests/test_x.py ..F.s   [ 40%]" (default) and "..F.s   [ 40%]" (-q)
-_PROGRESS = _regex.compile(r"^(?:\S+\.py )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
+# "tests/test_x.py ..F.s   [ 40%]" (default; also "docs/usage.rst ." of --doctest-glob) and "..F.s   [ 40%]" (-q)
+_PROGRESS = _regex.compile(r"^(?:\S+\.\w+ )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
 # "tests/test_x.py::test_y PASSED   [ 40%]" (-v)
 _VERBOSE = _regex.compile(
     r"^(?P<id>\S+::\S.*?) (?P<status>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)\b.*?(?:\s+\[\s*\d+%\])?$"
