@@ -757,4 +757,4 @@ def test_pytest_progress_of_doctest_files_is_read_like_a_test_module() -> None:
     # --doctest-glob='*.rst' puts text files in the progress: "docs/usage/compare-versions.rst ."
     output = _summary("pytest/q16_semver_default_doctest")
     assert "docs/usage/raise-parts-of-a-version.rst F" in output
-    assert "docs/usage/compare-versions.rst" not in output
+    assert "docs/usage/compare-versions.rst ." not in output  # (its warnings still name it below)
