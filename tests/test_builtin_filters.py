@@ -564,8 +564,8 @@ def test_npm_options_before_the_script(graph: MatcherGraph, command: str, rules:
 @pytest.mark.parametrize(
     ("command", "rules"),
     [
-        ("terraform -chdir=infra plan", ("terraform", "terraform-plan-long", "terraform-long")),
-        ("terraform -chdir=infra apply -auto-approve", ("terraform", "terraform-apply", "terraform-long")),
+        ("terraform -chdir=infra plan", ("terraform", "terraform-refresh", "terraform-plan-long", "terraform-long")),
+        ("terraform -chdir=infra apply -auto-approve", ("terraform", "terraform-refresh", "terraform-apply", "terraform-long")),
         ("kubectl -n prod get pods", ("kubectl", "kubectl-long")),
         ("kubectl --context staging describe pod api-1", ("kubectl", "kubectl-long")),
         ("kubectl -n prod logs api-1", ("log-dedup", "kubectl")),

@@ -215,6 +215,23 @@ def test_strip_noise_label_names_what_the_marker_counts() -> None:
     assert STRATEGIES["strip_noise"](text, params, 0).text == "100% tests passed\n... (12 passing tests stripped) ...\n"
 
 
+def test_strip_noise_keep_when_named_keeps_the_lines_whose_names_the_output_repeats() -> None:
+    refresh = [f'x.svc["{name}"]: Refreshing state... [id={i}]' for i, name in enumerate(["a", "b", "c", "d"])]
+    text = "\n".join([*refresh, 'x.svc["a"]: Refreshing state... [id=0]',  # a line twice: each stands alone
+                      '  # x.svc["c"] will be updated in-place', "Error: bad value", '  in resource "x" "db":',
+                      "Plan: 0 to add, 1 to change, 0 to destroy."])
+    params = {"patterns": [r": Refreshing state\.\.\."], "label": "refresh line",
+              "keep_when_named": r'^(?:module\.\S+?\.)?([\w-]+)\.([\w-]+)(\[[^\]]*\])?: Refreshing state'}
+    out = STRATEGIES["strip_noise"](text, params, 1).text.split("\n")
+    # "c" is changed; "a", "b", "d" are named nowhere else ("x" and "svc" alone are not enough)
+    assert out[0] == 'x.svc["c"]: Refreshing state... [id=2]'
+    assert not any('["a"]: Refreshing' in line or '["b"]' in line for line in out)
+    assert out[-1] == "... (4 refresh lines stripped) ..."
+    # every group must be in one line: "db" and "x" are, in the error's `in resource "x" "db"`
+    db = STRATEGIES["strip_noise"]("x.db: Refreshing state... [id=9]\n" + text, params, 1).text
+    assert db.startswith("x.db: Refreshing state... [id=9]\n")
+
+
 def test_strip_annotated_keeps_a_panic_message_and_the_programs_output() -> None:
     build = [f"warning: unused variable `v{i}`" if i % 5 == 0 else f"   | note {i}" for i in range(40)]
     build[20:23] = ["thread 'main' panicked at build.rs:3:5:", "the table has no entry for XDR",

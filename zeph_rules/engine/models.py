@@ -63,6 +63,14 @@ class StripNoise(Strict):
     until: OptionalRegex = None
     #: what one stripped line is, for the marker: ``... (237 passing tests stripped) ...``
     label: str = Field("noise line", min_length=1, max_length=60, pattern=r"^[A-Za-z][\w '-]*$")
+    #: a stripped line this matches stays when a line that stays holds the text of each of its groups
+    keep_when_named: OptionalRegex = None
+
+    @model_validator(mode="after")
+    def _names_something(self) -> StripNoise:
+        if self.keep_when_named is not None and compile_regex(self.keep_when_named).groups == 0:
+            raise ValueError("`keep_when_named` needs a capturing group: the name a line that stays must hold")
+        return self
 
 
 

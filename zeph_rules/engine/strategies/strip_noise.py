@@ -17,6 +17,10 @@ matches: that line and every line after it stay (a plan's attribute lines go,
 the attributes of its ``Changes to Outputs:`` are the answer).  ``label`` names
 what a stripped line is in the marker (``... (237 passing tests stripped) ...``):
 "noise" is wrong for lines that carry a result the marker's count stands for.
+With ``keep_when_named`` (a regex with groups) a line the patterns match stays
+when this regex matches it too and some line that stays holds the text of each
+of its groups: a plan's ``x.y["a"]: Refreshing state...`` goes, unless the plan
+changes ``x.y["a"]`` or an error names ``resource "x" "y"``.
 """
 
 from __future__ import annotations
@@ -66,20 +70,48 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     run_source = params.get("keep_first_of_run")
     if run_source:
         run = [user_pattern(run_source)]
-        kept: list[str] = []
+        staying: list[bool] = []
         in_run = False
         for line in lines:
-            if not (in_run and matches_any(patterns, line)):
-                kept.append(line)
+            staying.append(not (in_run and matches_any(patterns, line)))
             in_run = matches_any(run, line)
     else:
-        kept = [line for line in lines if not matches_any(patterns, line)]
+        staying = [not matches_any(patterns, line) for line in lines]
+    named_source = params.get("keep_when_named")
+    if named_source and not all(staying):
+        _rescue_named(lines, staying, rest, user_pattern(named_source))
+    kept = [line for line, stays in zip(lines, staying) if stays]
     stripped = len(lines) - len(kept)
     if stripped == 0:
         return StrategyResult(text, Confidence.FULL)
     kept += rest
     kept.append(f"... ({plural(stripped, params.get('label') or 'noise line')} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
+
+
+def _rescue_named(lines: list[str], staying: list[bool], rest: list[str], named: Any) -> None:
+    """Mark as staying each stripped line of ``lines`` whose ``named`` groups a line that stays holds."""
+    text = "\n".join([line for line, stays in zip(lines, staying) if stays] + rest)
+    for index, line in enumerate(lines):
+        if staying[index]:
+            continue
+        found = named.search(line)
+        if found is None:
+            continue
+        names = [group for group in found.groups() if group]
+        # every name somewhere in what stays (a quick no for most lines), then all of them in one line
+        if not names or not all(name in text for name in names):
+            continue
+        longest = max(names, key=len)
+        at = text.find(longest)
+        while at >= 0:
+            start = text.rfind("\n", 0, at) + 1
+            end = text.find("\n", at)
+            end = len(text) if end < 0 else end
+            if all(name in text[start:end] for name in names):
+                staying[index] = True
+                break
+            at = text.find(longest, end)
 
 
 def _first_line_matching(text: str, source: str) -> int:
