@@ -26,6 +26,9 @@ from zeph_rules.engine.sanitize import sanitize
         ("Downloading x.whl (1.2 MB)\r\u2501\u2501 0.1/1.2 MB\r\u2501\u2501\u2501 1.2/1.2 MB\n", "Downloading x.whl (1.2 MB)\n\u2501\u2501\u2501 1.2/1.2 MB\n"),
         # a line cleared with blanks before the next state
         ("Receiving objects:  50%\r                    \rReceiving objects: 100%, done.", "Receiving objects: 100%, done."),
+        # curl -v's body (stdout, no newline) with its meter (stderr) redrawn after it: the body is data, not
+        # a display state, and stays
+        ('{"count":3,' + "x" * 2000 + "\r100 67811  100 67811\n", '{"count":3,' + "x" * 2000 + "\n100 67811  100 67811\n"),
         ("trailing   \nspace\t\n", "trailing\nspace\n"),
         ("a\n\n\n\n\nb", "a\n\nb"),
         ("a\n\nb\n\n\nc", "a\n\nb\n\n\nc"),

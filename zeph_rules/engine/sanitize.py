@@ -30,6 +30,8 @@ _TRAILING_SPACE = _regex.compile(r"(?<![ \t\f\v])[ \t\f\v]++$", _regex.MULTILINE
 
 
 _FIRST_WORD = _regex.compile(r"[^\W\d_]+")
+#: wider than any terminal: such a state was written, not drawn (curl's body, its meter's ``\r`` after it)
+_WIDEST_DISPLAY = 1000
 
 
 def _last_carriage_state(line: str) -> str:
@@ -41,7 +43,9 @@ def _last_carriage_state(line: str) -> str:
     ``Rebasing (3/6)``) starts a line of its own, so where the progress stopped
     is not lost.  A redraw is known by the word it starts with (a state that
     starts with a number, a bar or a spinner redraws the same display); blank
-    states (a line being cleared, a redraw about to happen) are no states.
+    states (a line being cleared, a redraw about to happen) are no states;
+    nor is text wider than any terminal: it is data that a display on another
+    stream (curl's meter on stderr after the body on stdout) drew after, and it stays.
     """
     kept: list[str] = []
     previous_word: str | None = None
@@ -54,7 +58,7 @@ def _last_carriage_state(line: str) -> str:
             kept[-1] = state
         else:
             kept.append(state)
-        previous_word = word
+        previous_word = word if len(state) <= _WIDEST_DISPLAY else None
     return "\n".join(kept)
 
 
