@@ -98,6 +98,18 @@ def test_filter_properties(graph: MatcherGraph, text: str, command: str, exit_co
         assert body == expected
 
 
+def test_a_line_wider_than_any_terminal_keeps_its_ends_around_a_marker(graph: MatcherGraph) -> None:
+    # a minified JSON body: its head (where the shape of the answer is) and its tail stay, counted between
+    body = '{"count":300,"products":[' + ",".join(f'{{"sku":"SKU-{i}"}}' for i in range(2000)) + "]}"
+    result = graph.filter("curl -s http://x/catalog.json", f"{body}\nfetched\n", 0)
+    head, marker, tail = result.output.split("\n")[0].partition(" ... (")
+    assert head == body[:4000] and tail.endswith(body[-1000:])
+    assert marker and f"{len(body) - 5000} characters omitted) ... " in tail
+    assert result.confidence is Confidence.PARTIAL and result.output.endswith("\nfetched\n")
+    # a line as wide as 10,000 characters stays whole
+    assert graph.filter("curl -s http://x", "y" * 10_000 + "\n", 0).output == "y" * 10_000 + "\n"
+
+
 def test_fixture_commands_were_found() -> None:
     assert len(_FIXTURE_COMMANDS) > 50
 

@@ -26,7 +26,7 @@ from .patterns import remember_pattern_facts
 from .sanitize import sanitize
 from .signals import SIGNAL_WORDS, restore_signals
 from .strategies import STRATEGIES, Confidence
-from .strategies._common import lines_with_words
+from .strategies._common import lines_with_words, omitted_marker
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:  # pragma: no cover
@@ -230,6 +230,25 @@ def _pattern_facts(rules: tuple[PlannedRule, ...]) -> tuple[tuple[str, str, Any,
     return tuple(pattern_facts(source) for source in sources)
 
 
+#: a line longer than this (a minified JSON body, a base64 blob) keeps its first WIDE_HEAD and last
+#: WIDE_TAIL characters around a counted marker: ten thousand characters is no terminal's line
+WIDE_LINE = 10_000
+WIDE_HEAD = 4_000
+WIDE_TAIL = 1_000
+
+
+def _narrow_wide_lines(text: str) -> str:
+    """Return ``text`` with each line longer than ``WIDE_LINE`` cut in its middle (``text`` itself if none is)."""
+    lines = text.split("\n")
+    if max(map(len, lines)) <= WIDE_LINE:
+        return text
+    return "\n".join(
+        line if len(line) <= WIDE_LINE else
+        f"{line[:WIDE_HEAD]} {omitted_marker(len(line) - WIDE_HEAD - WIDE_TAIL, 'character')} {line[-WIDE_TAIL:]}"
+        for line in lines
+    )
+
+
 def run_filters(graph: MatcherGraph, command: str, output: str, exit_code: int | None = None,
                 metrics: FilterMetrics | None = None) -> FilterResult:
     """Filter ``output`` of ``command`` with every matching rule of ``graph``."""
@@ -284,6 +303,10 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
     text = restore_signals(candidates, text)
     if len(text) > len(clean):
         text, worst = clean, Confidence.FALLBACK
+    if worst != Confidence.FALLBACK and len(text) > WIDE_LINE:
+        narrowed = _narrow_wide_lines(text)
+        if narrowed is not text:
+            text, worst = narrowed, max(worst, Confidence.PARTIAL)
     if findings and plan.redact:
         text = _redact(plan.scanner, raw, text)
     if security_notice:
