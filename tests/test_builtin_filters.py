@@ -167,18 +167,18 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("/venv/bin/uv pip install httpx", ("pip-install", "pip-install-downloads")),
         ("/usr/bin/git status", ("git-status",)),
         ("~/.cargo/bin/cargo test", ("cargo-test", "rust-backtrace")),
-        ("cd src && ../.venv/bin/pytest -q", ("pytest", "python-carets")),
+        ("cd src && ../.venv/bin/pytest -q", ("pytest", "python-carets", "python-library-frames")),
         ("./node_modules/.bin/jest", ("js-test", "node-internal-frames")),
         ("./server --port 8080", ("program-logs",)),
         ("scripts/check.sh", ()),
         # interpreters by version, path, project runner or with options before -m
-        ("python3.12 -m pytest -x", ("pytest", "python-carets")),
-        ("python -X dev -m pytest", ("pytest", "python-carets")),
-        (".venv/bin/python -m unittest -v", ("python-unittest", "python-carets")),
-        ("PYTHONPATH=src python3.9 -m unittest", ("python-unittest", "python-carets")),
-        ("uv run python -m unittest", ("python-unittest", "python-carets")),
-        ("pdm run pytest", ("pytest", "python-carets")),
-        ("pip3.11 install httpx", ("pip-install", "pip-install-downloads")),
+        ("python3.12 -m pytest -x", ("pytest", "python-carets", "python-library-frames")),
+        ("python -X dev -m pytest", ("pytest", "python-carets", "python-library-frames")),
+        (".venv/bin/python -m unittest -v", ("python-unittest", "python-carets", "python-library-frames")),
+        ("PYTHONPATH=src python3.9 -m unittest", ("python-unittest", "python-carets", "python-library-frames")),
+        ("uv run python -m unittest", ("python-unittest", "python-carets", "python-library-frames")),
+        ("pdm run pytest", ("pytest", "python-carets", "python-library-frames")),
+        ("pip3.11 install httpx", ("python-library-frames", "pip-install", "pip-install-downloads")),
         ("honcho start", ("program-logs",)),
         ("npm run build", ("node-internal-frames", "js-build")),
         ("npx vite build", ("node-internal-frames", "js-build")),
@@ -579,8 +579,8 @@ def test_npm_options_before_the_script(graph: MatcherGraph, command: str, rules:
         ("kubectl --context staging describe pod api-1", ("kubectl", "kubectl-long")),
         ("kubectl -n prod logs api-1", ("log-dedup", "kubectl")),
         ("helm -n prod template web ./chart", ("kubectl-long",)),
-        ("pip -q install requests", ("pip-install", "pip-install-downloads")),
-        ("pip --disable-pip-version-check install -r requirements.txt", ("pip-install", "pip-install-downloads")),
+        ("pip -q install requests", ("python-library-frames", "pip-install", "pip-install-downloads")),
+        ("pip --disable-pip-version-check install -r requirements.txt", ("python-library-frames", "pip-install", "pip-install-downloads")),
     ],
 )
 def test_global_options_before_the_subcommand(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
@@ -597,3 +597,15 @@ def test_what_a_command_was_run_to_show_stays(graph: MatcherGraph) -> None:
     # cargo run rebuilt the workspace's own crate: its Compiling line says so, as under cargo build
     ran = graph.filter("cargo run", _raw("cargo/run_panic"), 101).output.split("\n")
     assert "   Compiling config-loader v0.1.0 (/tmp/zeph-fixtures/rs_panic)" in ran
+
+
+def test_python_traceback_keeps_the_projects_frames_and_drops_the_librarys(graph: MatcherGraph) -> None:
+    # pytest-timeout's thread dump: every thread's stack, mostly threading.py, pluggy and _pytest
+    raw = _raw("pytest/q22_timeout_thread_method")
+    output = graph.filter("pytest --timeout=2 --timeout-method=thread -v tests_hang", raw, 1).output
+    for kept in ('src/calc/fetch.py", line 40, in other', "    with _lock_a:", "Stack of ledger-worker",
+                 'tests_hang/test_transfer.py", line 10, in test_transfer_completes'):
+        assert kept in output
+    assert "site-packages/pluggy" not in output and "threading.py" not in output
+    assert "library frame lines stripped" in output
+

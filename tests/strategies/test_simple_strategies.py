@@ -232,6 +232,26 @@ def test_strip_noise_keep_when_named_keeps_the_lines_whose_names_the_output_repe
     assert db.startswith("x.db: Refreshing state... [id=9]\n")
 
 
+def test_strip_noise_take_indented_takes_the_lines_under_a_stripped_line() -> None:
+    text = "\n".join([
+        "Traceback (most recent call last):",
+        '  File "/app/main.py", line 10, in <module>', "    data = json.loads(text)",
+        '  File "/usr/lib/python3.11/json/decoder.py", line 337, in decode', "    obj, end = self.raw_decode(s)",
+        "               ^^^^^^^^^^^^^^^", "",
+        "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+    ])
+    params = {"patterns": [r'^\s*File "[^"]*/lib/python3\.\d+/'], "take_indented": True, "label": "library frame line"}
+    assert STRATEGIES["strip_noise"](text, params, 1).text.split("\n") == [
+        "Traceback (most recent call last):",
+        '  File "/app/main.py", line 10, in <module>', "    data = json.loads(text)", "",
+        "json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)",
+        "... (3 library frame lines stripped) ...",
+    ]
+    # without it, only the frame's own line goes
+    del params["take_indented"]
+    assert "    obj, end = self.raw_decode(s)" in STRATEGIES["strip_noise"](text, params, 1).text
+
+
 def test_strip_annotated_keeps_a_panic_message_and_the_programs_output() -> None:
     build = [f"warning: unused variable `v{i}`" if i % 5 == 0 else f"   | note {i}" for i in range(40)]
     build[20:23] = ["thread 'main' panicked at build.rs:3:5:", "the table has no entry for XDR",

@@ -65,6 +65,8 @@ class StripNoise(Strict):
     label: str = Field("noise line", min_length=1, max_length=60, pattern=r"^[A-Za-z][\w '-]*$")
     #: a stripped line this matches stays when a line that stays holds the text of each of its groups
     keep_when_named: OptionalRegex = None
+    #: a stripped line takes with it the non-blank lines right under it indented deeper than it
+    take_indented: bool = False
 
     @model_validator(mode="after")
     def _names_something(self) -> StripNoise:

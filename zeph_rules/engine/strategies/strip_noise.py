@@ -17,9 +17,11 @@ matches: that line and every line after it stay (a plan's attribute lines go,
 the attributes of its ``Changes to Outputs:`` are the answer).  ``label`` names
 what a stripped line is in the marker (``... (237 passing tests stripped) ...``):
 "noise" is wrong for lines that carry a result the marker's count stands for.
-With ``keep_when_named`` (a regex with groups) a line the patterns match stays
-when this regex matches it too and some line that stays holds the text of each
-of its groups: a plan's ``x.y["a"]: Refreshing state...`` goes, unless the plan
+With ``take_indented`` a stripped line takes with it the lines right under it
+indented deeper (a Python frame's source line and carets).  With
+``keep_when_named`` (a regex with groups) a line the patterns match stays when
+this regex matches it too and some line that stays holds the text of each of
+its groups: a plan's ``x.y["a"]: Refreshing state...`` goes, unless the plan
 changes ``x.y["a"]`` or an error names ``resource "x" "y"``.
 """
 
@@ -77,6 +79,8 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
             in_run = matches_any(run, line)
     else:
         staying = [not matches_any(patterns, line) for line in lines]
+    if params.get("take_indented"):
+        _take_indented(lines, staying)
     named_source = params.get("keep_when_named")
     if named_source and not all(staying):
         _rescue_named(lines, staying, rest, user_pattern(named_source))
@@ -87,6 +91,17 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     kept += rest
     kept.append(f"... ({plural(stripped, params.get('label') or 'noise line')} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
+
+
+def _take_indented(lines: list[str], staying: list[bool]) -> None:
+    """Strip, with each stripped line, the non-blank lines right under it indented deeper than it."""
+    depth = -1  # the indent of the stripped line above, while its deeper lines follow
+    for index, line in enumerate(lines):
+        indent = len(line) - len(line.lstrip())
+        if depth >= 0 and line.strip() and indent > depth and staying[index]:
+            staying[index] = False
+            continue
+        depth = indent if not staying[index] else -1
 
 
 def _rescue_named(lines: list[str], staying: list[bool], rest: list[str], named: Any) -> None:
