@@ -26,7 +26,7 @@ def test_clippy_repeats_fold_under_their_lint() -> None:
     assert result.confidence is Confidence.FULL
     assert "== warning[clippy::redundant_field_names] x6: redundant field names in struct initialization" in result.text
     assert result.text.count("warning: redundant field names in struct initialization") == 1
-    assert "  --> src/orders.rs:7:21" in result.text
+    assert "\n --> src/orders.rs:7:21\n" in result.text  # each member's arrow as rustc printed it
 
 
 def test_rustc_lint_learnt_from_the_first_note() -> None:
@@ -444,3 +444,10 @@ def test_the_same_eslint_finding_in_two_files_is_no_repeat() -> None:
     text = "src/a.js\n  3:7  error  'x' is not defined  no-undef\n\nsrc/b.js\n  3:7  error  'x' is not defined  no-undef\n"
     out = group_by_rule(text, {}, 1).text
     assert out.count("'x' is not defined") == 2 and "repeating" not in out
+
+
+def test_a_grouped_members_arrow_line_is_kept_as_printed() -> None:
+    # rustc indents "-->" by the width of the line numbers: "  --> src/lib.rs:17:31", "   --> src/lib.rs:409:31"
+    out = group_by_rule(_raw("cargo/q24_doc_warnings"), {}, 0).text.split("\n")
+    assert "  --> src/lib.rs:17:31" in out and "   --> src/lib.rs:409:31" in out
+    assert "  --> src/lib.rs:409:31" not in out

@@ -366,7 +366,9 @@ def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
         for other in others:
             if other.message != first.message:
                 lines.append(_head(other))
-            lines.append(f"  --> {other.location or '?'}")
+            # its own arrow line as printed: rustc indents it by the width of the line numbers ("   --> " past 99)
+            arrow = next((line for line in other.lines if _ARROW.match(line)), None)
+            lines.append(arrow if arrow is not None else f"  --> {other.location or '?'}")
         return lines
     # one-line findings group only when they say the same thing: what differs is where
     return [f"   also at: {_locations([other.location or _head(other) for other in others])}"]
