@@ -370,8 +370,11 @@ def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
             arrow = next((line for line in other.lines if _ARROW.match(line)), None)
             lines.append(arrow if arrow is not None else f"  --> {other.location or '?'}")
         return lines
-    # one-line findings group only when they say the same thing: what differs is where
-    return [f"   also at: {_locations([other.location or _head(other) for other in others])}"]
+    # one-line findings group only when they say the same thing: what differs is where.  The last
+    # stays as printed too: where a reader looks for the end of a list (gcc's u63.c after u00.c ... u62.c)
+    *between, last = others
+    lines = [f"   also at: {_locations([other.location or _head(other) for other in between])}"] if between else []
+    return [*lines, _head(last)]
 
 
 _PATH_AND_PLACE = _regex.compile(r"^(?P<path>.*?)(?P<place>(?::\d+)+|\(\d+,\d+\))$")
