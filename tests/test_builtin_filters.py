@@ -609,3 +609,31 @@ def test_python_traceback_keeps_the_projects_frames_and_drops_the_librarys(graph
     assert "site-packages/pluggy" not in output and "threading.py" not in output
     assert "library frame lines stripped" in output
 
+
+
+def test_curl_keeps_the_tls_handshake_when_no_response_came(graph: MatcherGraph) -> None:
+    # batch 25: `curl -v https://` against a plain HTTP port: how far the handshake got is the story
+    raw = _raw("curl/q25_curl_tls_to_plain_http")
+    output = graph.filter("curl -v https://127.0.0.1:18951/", raw, 35).output
+    assert "* TLSv1.3 (OUT), TLS handshake, Client hello (1):" in output
+    assert "curl: (35) OpenSSL/3.0.19: error:0A00010B:SSL routines::wrong version number" in output
+    # once a response came, the handshake worked, and its lines go
+    answered = raw.replace("{ [5 bytes data]\n", "< HTTP/1.1 200 OK\n", 1)
+    assert "TLSv1.3" not in graph.filter("curl -v https://127.0.0.1:18951/", answered, 0).output
+
+
+def test_a_traceback_of_library_frames_only_is_the_librarys_crash_and_stays(graph: MatcherGraph) -> None:
+    # batch 25: leaked file handles make pytest itself crash in pytest_sessionfinish (no summary)
+    raw = _raw("pytest/q25_pytest_ulimit_n_emfile")
+    output = graph.filter("python3.11 -m pytest -v tests/test_exports.py", raw, 1).output
+    for kept in ("_pytest/tmpdir.py\", line 326, in pytest_sessionfinish", "    cleanup_dead_symlinks(basetemp)",
+                 "OSError: [Errno 24] Too many open files: '/tmp/pytest-of-root/pytest-246'"):
+        assert kept in output
+
+
+def test_terraform_init_keeps_its_provider_steps_when_it_fails(graph: MatcherGraph) -> None:
+    raw = _raw("terraform/q25_tf_init_mirror_unreachable")
+    finding = '- Finding hashicorp/aws versions matching "~> 5.40"...'
+    assert finding in graph.filter("terraform init -no-color", raw, 1).output
+    done = raw.split("\nError:", 1)[0] + "\n\nTerraform has been successfully initialized!\n"
+    assert finding not in graph.filter("terraform init -no-color", done, 0).output

@@ -252,6 +252,18 @@ def test_strip_noise_take_indented_takes_the_lines_under_a_stripped_line() -> No
     assert "    obj, end = self.raw_decode(s)" in STRATEGIES["strip_noise"](text, params, 1).text
 
 
+def test_strip_noise_spare_whole_blocks_keeps_a_block_that_would_lose_every_line() -> None:
+    library = ['  File "/usr/lib/python3.11/pathlib.py", line 931, in iterdir', "    for name in os.listdir(self):"]
+    own = ['  File "/app/main.py", line 3, in <module>', "    export()"]
+    params = {"patterns": [r'^\s*File "[^"]*/lib/python3\.\d+/'], "take_indented": True,
+              "spare_whole_blocks": r"Traceback \(most recent call last\):$"}
+    crash = "\n".join(["Traceback (most recent call last):", *library, "OSError: [Errno 24] Too many open files"])
+    assert STRATEGIES["strip_noise"](crash, params, 1).text == crash  # the library's own crash: whole
+    mixed = "\n".join(["Traceback (most recent call last):", *own, *library, "OSError: [Errno 24] Too many open files"])
+    assert STRATEGIES["strip_noise"](mixed, params, 1).text.split("\n")[:4] == [
+        "Traceback (most recent call last):", *own, "OSError: [Errno 24] Too many open files"]
+
+
 def test_strip_annotated_keeps_a_panic_message_and_the_programs_output() -> None:
     build = [f"warning: unused variable `v{i}`" if i % 5 == 0 else f"   | note {i}" for i in range(40)]
     build[20:23] = ["thread 'main' panicked at build.rs:3:5:", "the table has no entry for XDR",

@@ -758,3 +758,10 @@ def test_pytest_progress_of_doctest_files_is_read_like_a_test_module() -> None:
     output = _summary("pytest/q16_semver_default_doctest")
     assert "docs/usage/raise-parts-of-a-version.rst F" in output
     assert "docs/usage/compare-versions.rst ." not in output  # (its warnings still name it below)
+
+
+def test_go_keeps_the_run_line_of_a_test_that_never_reported() -> None:
+    # batch 25: `go test -v -timeout 5s`: TestPublishToBroker blocks; no --- FAIL comes, only the panic
+    output = _summary("go/q25_go_test_timeout")
+    assert "=== RUN   TestPublishToBroker\npanic: test timed out after 5s" in output
+    assert "=== RUN   TestAdd79" not in output  # a test that passed: its lines go

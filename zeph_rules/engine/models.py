@@ -67,6 +67,8 @@ class StripNoise(Strict):
     keep_when_named: OptionalRegex = None
     #: a stripped line takes with it the non-blank lines right under it indented deeper than it
     take_indented: bool = False
+    #: a block (a line this matches, the lines under it indented deeper) whose every line would go keeps them all
+    spare_whole_blocks: OptionalRegex = None
 
     @model_validator(mode="after")
     def _names_something(self) -> StripNoise:

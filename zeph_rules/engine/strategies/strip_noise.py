@@ -18,7 +18,9 @@ the attributes of its ``Changes to Outputs:`` are the answer).  ``label`` names
 what a stripped line is in the marker (``... (237 passing tests stripped) ...``):
 "noise" is wrong for lines that carry a result the marker's count stands for.
 With ``take_indented`` a stripped line takes with it the lines right under it
-indented deeper (a Python frame's source line and carets).  With
+indented deeper (a Python frame's source line and carets); with
+``spare_whole_blocks`` (a regex) a block, a line it matches and the lines under
+it indented deeper, whose every line would go keeps them all.  With
 ``keep_when_named`` (a regex with groups) a line the patterns match stays when
 this regex matches it too and some line that stays holds the text of each of
 its groups: a plan's ``x.y["a"]: Refreshing state...`` goes, unless the plan
@@ -81,6 +83,9 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
         staying = [not matches_any(patterns, line) for line in lines]
     if params.get("take_indented"):
         _take_indented(lines, staying)
+    spare_source = params.get("spare_whole_blocks")
+    if spare_source:
+        _spare_whole_blocks(lines, staying, user_pattern(spare_source))
     named_source = params.get("keep_when_named")
     if named_source and not all(staying):
         _rescue_named(lines, staying, rest, user_pattern(named_source))
@@ -102,6 +107,30 @@ def _take_indented(lines: list[str], staying: list[bool]) -> None:
             staying[index] = False
             continue
         depth = indent if not staying[index] else -1
+
+
+def _spare_whole_blocks(lines: list[str], staying: list[bool], start: Any) -> None:
+    """Keep every line of a block that would lose them all.
+
+    A block is a line ``start`` matches and the lines under it indented deeper
+    (blank lines included); when every non-blank line under it is stripped, they
+    all stay: a traceback made only of the library's frames is the library's own
+    crash, and its frames are the story.
+    """
+    index = 0
+    while index < len(lines):
+        if start.search(lines[index]) is None:
+            index += 1
+            continue
+        depth = len(lines[index]) - len(lines[index].lstrip())
+        end = index + 1
+        while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > depth):
+            end += 1
+        body = [row for row in range(index + 1, end) if lines[row].strip()]
+        if body and not any(staying[row] for row in body):
+            for row in body:
+                staying[row] = True
+        index = end
 
 
 def _rescue_named(lines: list[str], staying: list[bool], rest: list[str], named: Any) -> None:

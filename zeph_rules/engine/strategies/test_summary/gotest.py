@@ -41,6 +41,9 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
     results = [m for line in lines if (m := _RESULT.match(line))]
     # Tests whose log lines are kept: the failing and the skipped ones (a skip's log says why).
     failing = {m["name"] for m in results if m["status"] in ("FAIL", "SKIP")}
+    # A test that started and never reported (the run timed out or crashed in it, or `| head` cut it):
+    # its "=== RUN" line is all that says where the run stood.
+    reported = {m["name"] for m in results}
     # A pass stays where it is telling and cheap: a top-level test's in a run of a few (what passed
     # is the answer), and a subtest's beside a failing sibling among a few ("kg" passes, "kg_comma"
     # fails).  Hundreds of table-driven subtests' passes go.
@@ -86,8 +89,8 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
         run = _RUN.match(line)
         if run:
             current_test = run["name"]
-            if current_test in failing and line.startswith("=== RUN"):
-                out.append(line)  # where a failing test's log begins
+            if line.startswith("=== RUN") and (current_test in failing or current_test not in reported):
+                out.append(line)  # where a failing test's log begins, or where an unfinished one began
             continue
         result = _RESULT.match(line)
         if result:
