@@ -110,6 +110,16 @@ def test_a_line_wider_than_any_terminal_keeps_its_ends_around_a_marker(graph: Ma
     assert graph.filter("curl -s http://x", "y" * 10_000 + "\n", 0).output == "y" * 10_000 + "\n"
 
 
+@pytest.mark.parametrize("width", [9_999, 10_000, 10_001, 10_002, 15_000, 20_001])
+@pytest.mark.parametrize("offset", [0, 1, 4_999, 5_000, 5_001, 7_777])
+def test_a_wide_line_is_found_wherever_it_starts(width: int, offset: int) -> None:
+    # the check looks at aligned windows of half the width: a line is found whatever its alignment
+    from zeph_rules.engine.pipeline import _narrow_wide_lines
+
+    text = "a" * offset + "\n" + "y" * width + "\nb\n"
+    assert (_narrow_wide_lines(text) != text) == (width > 10_000)
+
+
 def test_fixture_commands_were_found() -> None:
     assert len(_FIXTURE_COMMANDS) > 50
 

@@ -239,6 +239,11 @@ WIDE_TAIL = 1_000
 
 def _narrow_wide_lines(text: str) -> str:
     """Return ``text`` with each line longer than ``WIDE_LINE`` cut in its middle (``text`` itself if none is)."""
+    # A line that long holds a whole window of half its width aligned on that half: without one
+    # with no newline the text has no such line, found in a find per window (5 MB of log: 1,000).
+    step = WIDE_LINE // 2
+    if all(text.find("\n", start, start + step) >= 0 for start in range(0, len(text) - step + 1, step)):
+        return text
     lines = text.split("\n")
     if max(map(len, lines)) <= WIDE_LINE:
         return text
