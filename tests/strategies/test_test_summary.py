@@ -765,3 +765,13 @@ def test_go_keeps_the_run_line_of_a_test_that_never_reported() -> None:
     output = _summary("go/q25_go_test_timeout")
     assert "=== RUN   TestPublishToBroker\npanic: test timed out after 5s" in output
     assert "=== RUN   TestAdd79" not in output  # a test that passed: its lines go
+
+
+def test_pytest_live_logs_of_passing_tests_go_and_a_failing_tests_stay() -> None:
+    # batch 26: --log-cli-level=DEBUG: each test's id alone, its live log sections, then its result
+    output = _summary("pytest/q26_pytest_log_cli_debug")
+    assert "103 passing tests" in output and "981 lines of passing tests' live logs" in output
+    assert "tests/test_reports.py::test_summary_lines" not in output  # passed: id, logs and PASSED go
+    block = output[output.index("\ntests/test_store.py::test_value\n"):]
+    assert block.index("DEBUG    inventory.core:core.py:35 value sku=SKU-016 n=12 price=3") < block.index("FAILED")
+    assert "FAILED tests/test_store.py::test_value - KeyError: 'SKU-017'" in output

@@ -38,6 +38,11 @@ _VERBOSE = _regex.compile(
 _XDIST_VERBOSE = _regex.compile(
     r"^\[gw\d+\] \[\s*\d+%\] (?P<status>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN) (?P<id>\S+::\S.*?)$"
 )
+#: ``--log-cli-level``'s sections: "----- live log call -----" under the test that logged them
+_LIVE_LOG = _regex.compile(r"^-{3,} live log (?:setup|call|teardown|sessionstart|sessionfinish|collection|start|finish) -{3,}$")
+#: under live logs a test's id stands alone ("tests/x.py::test_y"), its result on a line of its own
+_ID_ALONE = _regex.compile(r"^\S+::\S.*$")
+_LIVE_RESULT = _regex.compile(r"^(?P<status>PASSED|FAILED|ERROR|SKIPPED|XFAIL|XPASS|RERUN)(?:\s+\[\s*\d+%\])?$")
 #: the end of ``pytest --collect-only``: "329 tests collected in 0.54s", "12/329 tests collected (317 deselected) in 0.5s"
 _COLLECTED = _regex.compile(r"^(?:=+ )?\d+(?:/\d+)? tests? collected(?: \(\d+ deselected\))? in [\d.]+s(?: \([\d:]+\))?(?: =+)?$")
 _DOCS_LINK = _regex.compile(r"^-- Docs: https://docs\.pytest\.org/\S+$")
@@ -276,7 +281,11 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     passed_listed = 0
     passes_dropped = 0
     rerun_id: str | None = None  # the test of the last RERUN line (pytest-rerunfailures)
-    few = few_results(lines, _VERBOSE, _XDIST_VERBOSE)
+    few = few_results(lines, _VERBOSE, _XDIST_VERBOSE, _LIVE_RESULT)
+    live_dropped = 0
+    if not few and any(_LIVE_LOG.match(line) for line in lines):
+        lines, passed, live_dropped = _drop_passing_live_logs(lines)
+        report.omit_passed(passed)
     # under xdist -v each test is announced ("tests/x.py::test_y") when a worker takes it, and its
     # result comes on a line of its own; an announcement with no result (a worker that crashed,
     # a run cut short) is the clue and stays
@@ -407,9 +416,42 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         report.also_omitted.append(plural(passed_listed, "PASSED line") + " of the short summary")
     if passes_dropped:
         report.also_omitted.append(plural(passes_dropped, "line") + " of passing tests' output")
+    if live_dropped:
+        report.also_omitted.append(plural(live_dropped, "line") + " of passing tests' live logs")
     if announced_dropped:
         report.also_omitted.append(plural(announced_dropped, "line") + " announcing a test a worker took")
     return report
+
+
+def _drop_passing_live_logs(lines: list[str]) -> tuple[list[str], int, int]:
+    """Drop each passing test's block under ``--log-cli-level``: its id, its live log sections, its PASSED.
+
+    A block runs from a test's id standing alone to the next one (or a ``====`` section);
+    a block with any other result (or none: the run stopped in it) stays whole, its log
+    lines the context of the failure.  Returns the lines left, the passes and the lines dropped.
+    """
+    kept: list[str] = []
+    passed = dropped = 0
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if not (_ID_ALONE.match(line) and _VERBOSE.match(line) is None):
+            kept.append(line)
+            index += 1
+            continue
+        end = index + 1
+        while end < len(lines) and not (
+            (_ID_ALONE.match(lines[end]) and _VERBOSE.match(lines[end]) is None) or _SECTION.match(lines[end])
+        ):
+            end += 1
+        statuses = [found["status"] for row in lines[index + 1 : end] if (found := _LIVE_RESULT.match(row))]
+        if statuses == ["PASSED"]:
+            passed += 1
+            dropped += end - index - 1
+        else:
+            kept.extend(lines[index:end])
+        index = end
+    return kept, passed, dropped
 
 
 def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_limit: int) -> list[str]:
