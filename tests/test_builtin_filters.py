@@ -637,3 +637,11 @@ def test_terraform_init_keeps_its_provider_steps_when_it_fails(graph: MatcherGra
     assert finding in graph.filter("terraform init -no-color", raw, 1).output
     done = raw.split("\nError:", 1)[0] + "\n\nTerraform has been successfully initialized!\n"
     assert finding not in graph.filter("terraform init -no-color", done, 0).output
+
+
+def test_a_debug_switch_in_the_environment_groups_the_tools_own_log(graph: MatcherGraph) -> None:
+    # batch 26: GIT_TRACE=1 git status: trace records around the status
+    raw = _raw("git/q26_git_trace_status")
+    result = graph.filter("GIT_TRACE=1 git status", raw, 0)
+    assert "debug-env-logs" in result.rules and result.filtered_bytes < result.raw_bytes * 0.5
+    assert "debug-env-logs" not in graph.filter("git status", raw, 0).rules
