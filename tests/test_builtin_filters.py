@@ -645,3 +645,13 @@ def test_a_debug_switch_in_the_environment_groups_the_tools_own_log(graph: Match
     result = graph.filter("GIT_TRACE=1 git status", raw, 0)
     assert "debug-env-logs" in result.rules and result.filtered_bytes < result.raw_bytes * 0.5
     assert "debug-env-logs" not in graph.filter("git status", raw, 0).rules
+
+
+def test_pip_verbose_index_scan_goes_and_the_conflict_stays(graph: MatcherGraph) -> None:
+    # batch 26: pip install -vvv: one "Found link ..." line per file of every version on the index
+    raw = _raw("pip/q26_pip_install_vvv_resolution_impossible")
+    output = graph.filter("pip install -vvv flask==3.0.3 'werkzeug<3.0'", raw, 1).output
+    assert "Found link https://" not in output and raw.count("Found link https://") > 250
+    for kept in ("Fetched page https://pypi.org/simple/werkzeug/", "    flask 3.0.3 depends on Werkzeug>=3.0.0",
+                 "ERROR: Cannot install flask==3.0.3 and werkzeug<3.0 because these package versions have conflicting dependencies."):
+        assert kept in output
