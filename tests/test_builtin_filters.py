@@ -655,3 +655,11 @@ def test_pip_verbose_index_scan_goes_and_the_conflict_stays(graph: MatcherGraph)
     for kept in ("Fetched page https://pypi.org/simple/werkzeug/", "    flask 3.0.3 depends on Werkzeug>=3.0.0",
                  "ERROR: Cannot install flask==3.0.3 and werkzeug<3.0 because these package versions have conflicting dependencies."):
         assert kept in output
+
+
+def test_npm_silly_cache_bookkeeping_goes_and_the_fetches_stay(graph: MatcherGraph) -> None:
+    raw = _raw("npm/q26_npm_install_silly")
+    output = graph.filter("npm install --loglevel silly", raw, 1).output
+    assert "npm silly packumentCache " not in output and "npm silly tarball no local data" not in output
+    assert "npm silly placeDep ROOT express@4.21.2 OK for: catalog-web@2.1.0 want: 4.21.2" in output
+    assert "npm http fetch GET 200 https://registry.npmjs.org/express" in output
