@@ -184,6 +184,11 @@ def split_lines(text: str) -> tuple[list[str], bool]:
     return body.split("\n"), ends_with_newline
 
 
+def indent_of(line: str) -> int:
+    """Return how many whitespace characters ``line`` starts with."""
+    return len(line) - len(line.lstrip())
+
+
 def join_lines(lines: Iterable[str], ends_with_newline: bool) -> str:
     """Join lines back into text, restoring a final newline if the input had one."""
     text = "\n".join(lines)

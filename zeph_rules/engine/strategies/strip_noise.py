@@ -40,6 +40,7 @@ from ._common import (
     Confidence,
     StrategyResult,
     guarded,
+    indent_of,
     int_param,
     join_lines,
     matches_any,
@@ -102,7 +103,7 @@ def _take_indented(lines: list[str], staying: list[bool]) -> None:
     """Strip, with each stripped line, the non-blank lines right under it indented deeper than it."""
     depth = -1  # the indent of the stripped line above, while its deeper lines follow
     for index, line in enumerate(lines):
-        indent = len(line) - len(line.lstrip())
+        indent = indent_of(line)
         if depth >= 0 and line.strip() and indent > depth and staying[index]:
             staying[index] = False
             continue
@@ -122,9 +123,9 @@ def _spare_whole_blocks(lines: list[str], staying: list[bool], start: Any) -> No
         if start.search(lines[index]) is None:
             index += 1
             continue
-        depth = len(lines[index]) - len(lines[index].lstrip())
+        depth = indent_of(lines[index])
         end = index + 1
-        while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > depth):
+        while end < len(lines) and (not lines[end].strip() or indent_of(lines[end]) > depth):
             end += 1
         body = [row for row in range(index + 1, end) if lines[row].strip()]
         if body and not any(staying[row] for row in body):

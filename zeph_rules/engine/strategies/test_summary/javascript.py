@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .... import _regex
-from .._common import omitted_marker, plural
+from .._common import indent_of, omitted_marker, plural
 from ._shared import FailureBudget, Report, cut_trace, few_results, tidy
 
 # --- jest / vitest ------------------------------------------------------------
@@ -142,14 +142,14 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
             # The YAML block: "  ---" ... "  ..." indented like the result plus two spaces.
             block_end = i + 1
             if block_end < len(lines) and lines[block_end].strip() == "---":
-                margin = len(lines[block_end]) - len(lines[block_end].lstrip())
+                margin = indent_of(lines[block_end])
                 closing = lines[block_end][:margin] + "..."
                 block_end += 1
                 # to its closing line; a line left of the block's margin means the block was never closed
                 # (output cut short, a line lost): the block ends there rather than swallow what follows
                 while block_end < len(lines) and lines[block_end] != closing:
                     entry = lines[block_end]
-                    if entry.strip() and len(entry) - len(entry.lstrip()) < margin:
+                    if entry.strip() and indent_of(entry) < margin:
                         report.unsure = True
                         break
                     block_end += 1
@@ -273,7 +273,7 @@ def summarise_mocha(lines: list[str], max_failures: int, trace_limit: int) -> Re
     few = few_results(lines[:summary_at], _MOCHA_PASS, _MOCHA_FAIL, _MOCHA_PENDING)
     for line in lines[:summary_at]:
         stripped = line.strip()
-        indent = len(line) - len(line.lstrip())
+        indent = indent_of(line)
         if not stripped:
             out.append(line)
         elif _MOCHA_PASS.match(line) and not few:
