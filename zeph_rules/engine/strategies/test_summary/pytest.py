@@ -430,19 +430,19 @@ def _drop_passing_live_logs(lines: list[str]) -> tuple[list[str], int, int]:
     a block with any other result (or none: the run stopped in it) stays whole, its log
     lines the context of the failure.  Returns the lines left, the passes and the lines dropped.
     """
+    def id_alone(line: str) -> bool:
+        return _ID_ALONE.match(line) is not None and _VERBOSE.match(line) is None
+
     kept: list[str] = []
     passed = dropped = 0
     index = 0
     while index < len(lines):
-        line = lines[index]
-        if not (_ID_ALONE.match(line) and _VERBOSE.match(line) is None):
-            kept.append(line)
+        if not id_alone(lines[index]):
+            kept.append(lines[index])
             index += 1
             continue
         end = index + 1
-        while end < len(lines) and not (
-            (_ID_ALONE.match(lines[end]) and _VERBOSE.match(lines[end]) is None) or _SECTION.match(lines[end])
-        ):
+        while end < len(lines) and not (id_alone(lines[end]) or _SECTION.match(lines[end])):
             end += 1
         statuses = [found["status"] for row in lines[index + 1 : end] if (found := _LIVE_RESULT.match(row))]
         if statuses == ["PASSED"]:
