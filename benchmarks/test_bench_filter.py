@@ -68,3 +68,25 @@ def test_cli_filter_cargo_test_100k() -> None:
     results = {r.name: r.median for r in bench_cli_filter(3)}
     print({name: f"{value:.1f} ms" for name, value in results.items()})
     assert results["cli.filter.cargo_test_100k"] > 0
+
+
+def _log_5mb() -> str:
+    return "2026-11-26 10:00:00 INFO request handled in 12ms path=/api/x status=200\n" * 70_000
+
+
+def test_wide_line_check_by_windows(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """The pipeline's look for a line over 10,000 characters in 5 MB of log that has none."""
+    from zeph_rules.engine.pipeline import _narrow_wide_lines
+
+    text = _log_5mb()
+    benchmark.name = "filter.wide_lines.windows.5mb"
+    assert benchmark(_narrow_wide_lines, text) is text
+
+
+def test_wide_line_check_naive(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """The same look by splitting into lines: what the window check replaced."""
+    from zeph_rules.engine.pipeline import WIDE_LINE
+
+    text = _log_5mb()
+    benchmark.name = "filter.wide_lines.split.5mb"
+    assert benchmark(lambda: max(map(len, text.split("\n"))) > WIDE_LINE) is False
