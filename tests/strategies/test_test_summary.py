@@ -765,6 +765,34 @@ def test_go_keeps_the_run_line_of_a_test_that_never_reported() -> None:
     output = _summary("go/q25_go_test_timeout")
     assert "=== RUN   TestPublishToBroker\npanic: test timed out after 5s" in output
     assert "=== RUN   TestAdd79" not in output  # a test that passed: its lines go
+    # the run's first pass and its last before the test that hung stay: where it started and the
+    # last thing that worked; the 78 between go, counted
+    assert "--- PASS: TestAdd00 (0.00s)\n--- PASS: TestAdd79 (0.00s)\n=== RUN   TestPublishToBroker" in output
+    assert "TestAdd40" not in output and output.startswith("... (78 passing tests omitted) ...")
+    # a run in which every test reported keeps no pass of the many
+    finished = _summary("go/q8_test_v_long")
+    assert "--- PASS: TestConsumption" in finished and "--- PASS: TestConsumption/" not in finished
+
+
+def test_pytest_a_run_that_never_finished_keeps_its_first_and_last_pass() -> None:
+    # batch 25: `pytest -v` killed by SIGKILL 40 tests in; no final counts line came
+    killed = _summary("pytest/q25_pytest_sigkill", 137)
+    assert "tests/test_accounts.py::test_accounts_post[0] PASSED" in killed  # where it started
+    assert "tests/test_accounts.py::test_accounts_post[38] PASSED" in killed  # how far it got
+    assert "test_accounts_post[1] PASSED" not in killed and "test_accounts_post[37] PASSED" not in killed
+    assert killed.startswith("... (37 passing tests")
+    assert killed.endswith("tests/test_accounts.py::test_accounts_post[39]")  # running when killed
+    # pytest crashing after the last test (ulimit -n): the last pass before the failure stays
+    crashed = _summary("pytest/q25_pytest_ulimit_n_emfile")
+    assert "test_export_row[199] PASSED" in crashed and "test_export_row[198] PASSED" not in crashed
+    # -q progress rows: a run cut before its counts keeps its first and its last row of passes
+    raw = _raw("pytest/q6_q_300")
+    cut = raw[: raw.rstrip("\n").rindex("\n")]  # without "3 failed, 298 passed, ... in 0.17s"
+    rows = [line for line in test_summary(cut, {}, 1).text.split("\n") if line.endswith("%]")]
+    assert [row[-6:] for row in rows] == ["[ 30%]", "[ 60%]", "[ 90%]", "[100%]"]
+    # a run that finished keeps none of its passes
+    finished = [line for line in _summary("pytest/q6_q_300").split("\n") if line.endswith("%]")]
+    assert [row[-6:] for row in finished] == ["[ 30%]", "[ 90%]"]
 
 
 def test_pytest_live_logs_of_passing_tests_go_and_a_failing_tests_stay() -> None:

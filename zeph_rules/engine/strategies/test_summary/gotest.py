@@ -44,6 +44,9 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
     # A test that started and never reported (the run timed out or crashed in it, or `| head` cut it):
     # its "=== RUN" line is all that says where the run stood.
     reported = {m["name"] for m in results}
+    # In such a run the first passing result and the last before the unfinished test stay: where the
+    # run started and the last thing that worked (a blind reviewer of batch 25 quoted the latter).
+    unfinished = any(run["name"] not in reported for line in lines if line.startswith("=== RUN") and (run := _RUN.match(line)))
     # A pass stays where it is telling and cheap: a top-level test's in a run of a few (what passed
     # is the answer), and a subtest's beside a failing sibling among a few ("kg" passes, "kg_comma"
     # fails).  Hundreds of table-driven subtests' passes go.
@@ -77,6 +80,8 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             trace = []
 
     passing_log: set[int] = set()  # where in ``out`` the log lines of passing tests are
+    first_pass_kept = False
+    last_pass: tuple[int, str] | None = None  # the last pass dropped, and where in ``out`` it stood
 
     for line in lines:
         if in_trace:
@@ -90,6 +95,12 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
         if run:
             current_test = run["name"]
             if line.startswith("=== RUN") and (current_test in failing or current_test not in reported):
+                if current_test not in reported and last_pass is not None:
+                    position, passed = last_pass
+                    out.insert(position, passed)
+                    passing_log = {index + (index >= position) for index in passing_log}
+                    report.passed_omitted -= 1
+                    last_pass = None
                 out.append(line)  # where a failing test's log begins, or where an unfinished one began
             continue
         result = _RESULT.match(line)
@@ -97,10 +108,12 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             name = result["name"]
             current_test = name if not result["indent"] else current_test
             if result["status"] == "PASS":
-                if telling_pass(result):
+                if telling_pass(result) or (unfinished and not first_pass_kept):
+                    first_pass_kept = first_pass_kept or unfinished
                     out.append(line)
                 else:
                     report.omit_passed()
+                    last_pass = (len(out), line)
                 continue
             if result["status"] == "SKIP":
                 out.append(line)  # skips are rare and say why something was not tested

@@ -293,6 +293,19 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     announced_dropped = 0
     fold = _SummaryFold(out)
     coverage_rows: list[str] = []
+    finished = False  # whether pytest printed its final counts line
+    # the first and the last passing result dropped, with where in ``out`` they stood and how many
+    # passed and skipped tests each counts: a run that never finished keeps them (see the end)
+    passes_ends: list[tuple[int, str, int, int]] = []
+
+    def omit_pass(line: str, passed: int = 1, skipped: int = 0) -> None:
+        report.omit_passed(passed)
+        report.omit_skipped(skipped)
+        entry = (len(out), line, passed, skipped)
+        if passes_ends:
+            passes_ends[1:] = [entry]
+        else:
+            passes_ends.append(entry)
 
     def flush() -> None:
         nonlocal detail, loose
@@ -318,6 +331,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         if section_match or _FINAL.match(line):
             if _FINAL.match(line):
                 enter("end")
+                finished = True
                 out.append(line)
                 continue
             if section_match is None:  # unreachable: the final line was handled above
@@ -380,8 +394,11 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                     report.failures += marks.count("F") + marks.count("E")
                     out.append(line)
                     continue
-                report.omit_passed(marks.count("."))
-                report.omit_skipped(sum(marks.count(ch) for ch in "sxX"))
+                skipped = sum(marks.count(ch) for ch in "sxX")
+                if "." in marks:
+                    omit_pass(line, marks.count("."), skipped)
+                else:
+                    report.omit_skipped(skipped)
                 continue
             if xdist_done:
                 if line in xdist_done and not few:
@@ -390,7 +407,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                 found = _XDIST_VERBOSE.match(line)
                 if found:
                     if found["status"] == "PASSED" and found["id"] != rerun_id and not few:
-                        report.omit_passed()
+                        omit_pass(line)
                         continue
                     rerun_id = found["id"] if found["status"] == "RERUN" else None
                     out.append(line)
@@ -399,7 +416,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             if verbose:
                 status = verbose["status"]
                 if status == "PASSED" and verbose["id"] != rerun_id and not few:
-                    report.omit_passed()
+                    omit_pass(line)
                     continue
                 # failures, errors, skips, xfails: rare and telling; a pass after reruns is a flaky test
                 rerun_id = verbose["id"] if status == "RERUN" else None
@@ -407,6 +424,13 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                 continue
         out.append(line)
     enter("end")
+    if not finished:
+        # killed, timed out, crashed or cut (``| head``): the first and the last passing result say
+        # where the run started and how far it got (blind reviewers of batch 25 quoted both)
+        for position, line, passed, skipped in reversed(passes_ends):
+            out.insert(position, line)
+            report.passed_omitted -= passed
+            report.skipped_omitted -= skipped
     report.lines = tidy(_render(out, max_failures, trace_limit))
     if header_dropped:
         report.also_omitted.append(plural(header_dropped, "line") + " of session header")
