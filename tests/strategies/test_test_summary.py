@@ -323,7 +323,7 @@ def test_pytest_coverage_rows_fold_only_when_fully_covered_and_long() -> None:
     assert folded == [*real, "... (9 files with 100% coverage omitted) ..."]
 
 
-def test_pytest_xdist_keeps_the_worker_count_and_ra_counts_passed_lines() -> None:
+def test_pytest_xdist_keeps_the_worker_count_and_ra_keeps_passed_lines() -> None:
     text = test_summary(_raw("pytest/dateutil_xdist"), {}, 1).text
     assert "created: 2/2 workers" in text
     # which Python and pytest ran, and where, stay; the plugins and the cache dir go
@@ -331,9 +331,13 @@ def test_pytest_xdist_keeps_the_worker_count_and_ra_counts_passed_lines() -> Non
     assert any(line.startswith("platform linux -- Python 3.11") for line in lines)
     assert any(line.startswith("rootdir: ") for line in lines)
     assert not any(line.startswith(("plugins: ", "cachedir: ")) for line in lines)
-    first = test_summary(_raw("pytest/dateutil_rA_file"), {}, 1).text.split("\n")[0]
-    assert "1 PASSED line of the short summary" in first
-    assert "PASSED tests/test_easter.py::test_easter_bad_method" not in first
+    # -rA asks for every pass in the short summary: they stay there (-v's PASSED result lines go)
+    listed = test_summary(_raw("pytest/dateutil_rA_file"), {}, 1).text
+    assert "\nPASSED tests/test_easter.py::test_easter_bad_method\n" in listed
+    assert "PASSED line" not in listed
+    verbose = test_summary(_raw("pytest/q21_rA_v_pricing"), {}, 1).text
+    assert "\nPASSED tests/test_pricing.py::test_split_evenly_sums[9-3]\n" in verbose
+    assert "test_split_evenly_sums[9-3] PASSED" not in verbose
 
 
 # --- go: benchmarks keep their PASS, -v drops it counted; -json keeps package results ---
