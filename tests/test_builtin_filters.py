@@ -611,6 +611,16 @@ def test_python_traceback_keeps_the_projects_frames_and_drops_the_librarys(graph
 
 
 
+def test_python_traceback_keeps_the_carets_of_its_innermost_frame(graph: MatcherGraph) -> None:
+    # Django's test runner, three errors: the carets right above each exception say what raised
+    # (`total / len(books)` for ZeroDivisionError); the outer frames' carets under calls go
+    output = graph.filter("python manage.py test -v 2", _raw("django/q17_test_v2_failures"), 1).output
+    assert "                                                               ~~~~~~^~~~~~~~~~~~\nZeroDivisionError" in output
+    assert "              ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\nValueError: invalid literal for int()" in output
+    assert "             ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n" not in output
+    assert sum(1 for line in output.split("\n") if line.strip() and not line.strip(" ^~")) == 3
+
+
 def test_curl_keeps_the_tls_handshake_when_no_response_came(graph: MatcherGraph) -> None:
     # batch 25: `curl -v https://` against a plain HTTP port: how far the handshake got is the story
     raw = _raw("curl/q25_curl_tls_to_plain_http")

@@ -252,6 +252,25 @@ def test_strip_noise_take_indented_takes_the_lines_under_a_stripped_line() -> No
     assert "    obj, end = self.raw_decode(s)" in STRATEGIES["strip_noise"](text, params, 1).text
 
 
+def test_strip_noise_keep_before_keeps_a_matched_line_above_a_line_it_names() -> None:
+    text = "\n".join([
+        "Traceback (most recent call last):",
+        '  File "/app/main.py", line 29, in <module>', "    main(sys.argv[1:], strict=True)",
+        "    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^",
+        '  File "/app/main.py", line 25, in main', "    print(render(order))", "          ^^^^^^^^^^^^^",
+        '  File "/app/main.py", line 12, in label', '    return order["customer"]["address"]["city"]',
+        "           ~~~~~~~~~~~~~~~~~^^^^^^^^^^^",
+        "KeyError: 'address'",
+    ])
+    params = {"patterns": [r"^\s*[\^~]+\s*$"], "keep_before": r"^[A-Za-z_][\w.]*(: |$)"}
+    out = STRATEGIES["strip_noise"](text, params, 1).text.split("\n")
+    # the innermost frame's carets (which subscript raised) stay; the outer call's go
+    assert out[-3:] == ["           ~~~~~~~~~~~~~~~~~^^^^^^^^^^^", "KeyError: 'address'", "... (2 noise lines stripped) ..."]
+    assert "          ^^^^^^^^^^^^^" not in out
+    del params["keep_before"]
+    assert "~~~~~~~~~~~~~~~~~^^^^^^^^^^^" not in STRATEGIES["strip_noise"](text, params, 1).text
+
+
 def test_strip_noise_spare_whole_blocks_keeps_a_block_that_would_lose_every_line() -> None:
     library = ['  File "/usr/lib/python3.11/pathlib.py", line 931, in iterdir', "    for name in os.listdir(self):"]
     own = ['  File "/app/main.py", line 3, in <module>', "    export()"]

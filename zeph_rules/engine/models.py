@@ -53,6 +53,9 @@ class StripNoise(Strict):
     #: a line the patterns match stays when the line before it does not match this one: with a stack
     #: frame's pattern, each stack keeps its first frame (where it broke) whatever else goes
     keep_first_of_run: OptionalRegex = None
+    #: a line the patterns match stays when the line after it matches this one: with the exception
+    #: line's pattern, a traceback's innermost caret line (which part of the expression raised) stays
+    keep_before: OptionalRegex = None
     #: output of fewer lines stays whole (0: strip whatever the length)
     min_lines: int = Field(0, ge=0)
     #: ``min_lines`` counts the lines from the first one this matches (none matches: output stays whole)

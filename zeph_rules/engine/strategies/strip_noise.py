@@ -4,7 +4,10 @@ With ``keep_first_of_run`` (a regex) a matching line stays when the line
 before it does not match that regex: given a stack frame's pattern, each stack
 keeps its first frame, the place where the program broke
 (``at Server.setupListenHandle (node:net:1908:16)`` of ``listen EADDRINUSE``),
-even when it is a frame the patterns call noise.
+even when it is a frame the patterns call noise.  With ``keep_before`` (a regex)
+a matching line stays when the line after it matches that regex: given the
+exception line's pattern, a Python traceback keeps the carets of its innermost
+frame, which say what part of the expression raised.
 
 ``min_lines`` (0: always) leaves output of fewer lines whole: what is detail
 worth dropping in a 3,000-line dependency tree or plan is the answer in a
@@ -82,6 +85,12 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
             in_run = matches_any(run, line)
     else:
         staying = [not matches_any(patterns, line) for line in lines]
+    before_source = params.get("keep_before")
+    if before_source:
+        before = [user_pattern(before_source)]
+        for index in range(len(lines) - 1):
+            if not staying[index] and matches_any(before, lines[index + 1]):
+                staying[index] = True
     if params.get("take_indented"):
         _take_indented(lines, staying)
     spare_source = params.get("spare_whole_blocks")
