@@ -281,6 +281,17 @@ def test_package_lists_are_listings(graph: MatcherGraph) -> None:
     assert out[:5] == head and any(line.startswith("... (") and "omitted" in line for line in out)
 
 
+def test_a_listing_folds_runs_of_similar_names_only_past_200_lines(graph: MatcherGraph) -> None:
+    # `ls -la` of 260 img_NNNN_hash.jpg: the run of similar names folds to its ends, counted
+    raw = _raw("ls/la_big")
+    whole = graph.filter("ls -la photos", raw, 0).output
+    assert "similar lines omitted" in whole and "img_0000_67ff68.jpg" in whole
+    # the same listing cut to 150 lines stays as printed: in a short listing any entry may be the
+    # one asked about (a blind reviewer of batch 27 quoted the odd mod_100.py among 97 mod_NN.py)
+    short = "\n".join(raw.split("\n")[:150]) + "\n"
+    assert graph.filter("ls -la photos | head -n 150", short, 0).output == sanitize(short)
+
+
 def test_git_push_hints_keep_the_first_line_of_their_advice(graph: MatcherGraph) -> None:
     raw = _raw("git/q4_push_rejected")
     out = graph.filter("git push", raw, 1).output
