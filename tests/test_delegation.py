@@ -15,7 +15,7 @@ import pytest
 from fixture_cases import regenerate_goldens
 
 import zeph_rules
-from zeph_rules.engine.delegation import TOOLS, is_runner, shown_tool
+from zeph_rules.engine.delegation import TOOLS, is_chain, is_runner, shown_tool
 from zeph_rules.engine.pipeline import DELEGATE, build_plan
 from zeph_rules.engine.sanitize import sanitize
 
@@ -139,3 +139,22 @@ def test_a_command_whose_own_rules_read_the_output_keeps_them() -> None:
     # `npx nx test web` names no tool its rules know: jest's output gets jest's rules
     jest = next(c.raw for c in _goldens.load_cases() if c.name == "jest/q19_npx_jest_verbose")
     assert graph.filter("npx nx test web", jest, 1).rules == graph.filter("npx jest", jest, 1).rules
+
+
+def test_a_chain_whose_last_command_never_ran_gets_the_rules_of_the_tool_shown() -> None:
+    # `cargo fmt --check && cargo test`: the check failed, so cargo test never ran; cargo-test's
+    # rules fall back on rustfmt's diff, and the fmt check's read it
+    cases = {case.name: case for case in _goldens.load_cases()}
+    graph = _graph()
+    diff = cases["cargo/q22b_fmt_check_errs"].raw
+    chained, alone = graph.filter("cargo fmt --check && cargo test", diff, 1), graph.filter("cargo fmt --check", diff, 1)
+    assert chained.rules == alone.rules == ("cargo-fmt-check",) and chained.output == alone.output
+    assert chained.filtered_bytes < chained.raw_bytes / 2
+    # when the last command's rules read the output (the tests ran), they are the ones
+    tests = cases["cargo/test_fail"].raw
+    assert graph.filter("cargo fmt --check && cargo test", tests, 101) == graph.filter("cargo test", tests, 101)._replace(
+        command="cargo fmt --check && cargo test")
+    # a chain is two commands that print: `cd`, `|| true`, `; echo $?` and `| tail` add none
+    assert is_chain("go vet ./... && go test ./...") and is_chain("ruff check . ; mypy src")
+    assert not any(is_chain(command) for command in (
+        "cd app && cargo test 2>&1 | tail -40", "pytest -q || true", 'make test; echo "exit: $?"', "cargo test"))

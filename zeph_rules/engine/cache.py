@@ -51,8 +51,8 @@ _FORMAT = 6
 #: 2: named-tuple records, 3: line words, 4: the proven literals of its patterns, 5: marshal, not pickle,
 #: 6: every pattern's facts (literals and plain-``re`` line limit), 7: and whether ``re`` reads it alike on
 #: any text, 8: on which texts (``patterns.plain_re_reach``), 9: NO_TEXT among them, 10: a task runner's
-#: plan opens with the rules of the tools it may run (``pipeline.DELEGATE``)
-_PLAN_FORMAT = 10
+#: plan opens with the rules of the tools it may run (``pipeline.DELEGATE``), 11: and so does a chain's
+_PLAN_FORMAT = 11
 #: plans kept per graph key, and graph keys that keep plans
 MAX_PLANS = 256
 MAX_PLAN_SETS = 8

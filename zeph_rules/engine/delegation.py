@@ -16,6 +16,10 @@ the tools' strategies keep as lines they do not know.
 
 Runners whose own rules already summarise tests (``npm test``, ``tox``,
 ``uv run pytest``) are left to them.
+
+A chain (``cargo fmt --check && cargo clippy && cargo test``) is filtered by
+the rules of its last command, which may never have run: when they fall back,
+the rules of the one tool whose output shows are tried (the fmt check's).
 """
 
 from __future__ import annotations
@@ -82,6 +86,24 @@ _WINDOW = 64 * 1024
 def is_runner(program: str) -> bool:
     """Whether a command whose program is ``program`` may be running another tool."""
     return program in RUNNERS or "/" in program or program.endswith((".sh", ".bash"))
+
+
+def is_chain(command: str) -> bool:
+    """Whether ``command`` runs two commands or more one after the other (``&&``, ``||``, ``;``).
+
+    Only commands that print what a filter reads count: ``cd app && cargo test``
+    is one, and so are ``pytest -q || true`` and ``cargo test 2>&1 | tail -40``.
+    """
+    from .commands import TRIVIAL_PROGRAMS, parse_command
+
+    printing = 0
+    for pipeline in parse_command(command).pipelines:
+        first = next((cmd for cmd in pipeline if cmd.argv), None)
+        if first is not None and first.program not in TRIVIAL_PROGRAMS:
+            printing += 1
+            if printing > 1:
+                return True
+    return False
 
 
 def shown_tool(text: str) -> str | None:

@@ -152,7 +152,9 @@ class FilterPlan(NamedTuple):
 
 
 #: the strategy of a plan's first entry when the command is a task runner's (see ``delegation``): its
-#: parameter ``tools`` holds, per tool, the rules the tool's output gets instead of the runner's
+#: parameter ``tools`` holds, per tool, the rules the tool's output gets instead of the runner's.  With
+#: ``chain`` set the command is a chain (``cargo fmt --check && cargo test``) and the tool's rules are
+#: tried only when the command's own fall back: its last command may never have run
 DELEGATE = "delegate"
 
 
@@ -161,21 +163,27 @@ def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) 
 
     A task runner's command (``make test``, ``./scripts/check.sh``) whose rules do not summarise
     tests themselves also gets the rules of each tool it may be running (``delegation.TOOLS``),
-    for the pipeline to pick from by what the output shows.
+    for the pipeline to pick from by what the output shows.  So does a chain of commands
+    (``go vet ./... && go test ./...``), for when the rules of its last command fall back.
     """
     enabled = graph.setting("filters.enabled", True)
     matched = graph.matching_filters(command, exit_code) if enabled else []
     security = graph.setting("security", {})
     rules = _planned(matched)
     every = rules
-    if enabled and not any(rule.effect == "test_summary" for rule in matched):
-        from .delegation import TOOLS, is_runner
+    if enabled:
+        from .delegation import TOOLS, is_chain, is_runner
         from .graph import filter_subject
 
-        words = (filter_subject(command, exit_code).command or "").split(None, 1)
-        if words and is_runner(words[0]):
+        runner = False
+        if not any(rule.effect == "test_summary" for rule in matched):
+            words = (filter_subject(command, exit_code).command or "").split(None, 1)
+            runner = bool(words) and is_runner(words[0])
+        chain = not runner and is_chain(command)
+        if runner or chain:
             tools = tuple((tool, _planned(graph.matching_filters(tool, exit_code))) for tool, *_ in TOOLS)
-            rules = ((DELEGATE, DELEGATE, (("tools", tools),)), *rules)
+            payload: tuple[tuple[str, Any], ...] = (("tools", tools),) + ((("chain", True),) if chain else ())
+            rules = ((DELEGATE, DELEGATE, payload), *rules)
             every = rules[1:] + tuple(rule for _, tool_rules in tools for rule in tool_rules)
     return FilterPlan(
         rules=rules,
@@ -274,30 +282,22 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
         remember_pattern_facts(plan.pattern_facts)
     security_result = _start_security_pass(plan.scanner, output, raw)
     clean = sanitize(output)
-    text = clean
-    worst = Confidence.FULL
-    applied: list[str] = []
     rules = plan.rules
+    retry: tuple[PlannedRule, ...] = ()
     if rules and rules[0][1] == DELEGATE:
-        rules = _delegated(rules, clean)
-    for rule_id, effect, payload in rules:
-        strategy = STRATEGIES.get(effect)
-        if strategy is None:
-            continue
-        params = dict(payload)
-        started = time.perf_counter()
-        try:
-            result = strategy(text, params, exit_code)
-            candidate, confidence = result.text, result.confidence
-        except Exception:  # noqa: BLE001 - a broken strategy must never break the caller
-            candidate, confidence = text, Confidence.FALLBACK
-        if len(candidate) > len(text) or (_has_text(text) and not _has_text(candidate)):
-            candidate, confidence = text, Confidence.FALLBACK
-        if metrics is not None:
-            metrics.record(rule_id, text, candidate, confidence, time.perf_counter() - started)
-        text = candidate
-        worst = max(worst, confidence)
-        applied.append(rule_id)
+        if dict(rules[0][2]).get("chain"):
+            retry, rules = rules, rules[1:]
+        else:
+            rules = _delegated(rules, clean)
+    text, worst, applied = _run_rules(rules, clean, exit_code, metrics)
+    if worst == Confidence.FALLBACK and retry:
+        # a chain's last command may not have run (`go vet ./... && go test ./...` stopped at vet):
+        # the rules of the tool whose output shows, when they differ and read it
+        other = _delegated(retry, clean)
+        if other and other != rules:
+            other_text, other_worst, other_applied = _run_rules(other, clean, exit_code, metrics)
+            if other_worst != Confidence.FALLBACK:
+                text, worst, applied = other_text, other_worst, other_applied
     if worst == Confidence.FALLBACK:
         text = clean  # a filter that is unsure returns the input, whole
     findings, security_notice, signal_starts = security_result()
@@ -328,6 +328,33 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
         findings=tuple(findings),
         security_notice=security_notice,
     )
+
+
+def _run_rules(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None,
+               metrics: FilterMetrics | None) -> tuple[str, Confidence, list[str]]:
+    """Run ``rules`` in order on ``clean``; return the text, the worst confidence and the rules applied."""
+    text = clean
+    worst = Confidence.FULL
+    applied: list[str] = []
+    for rule_id, effect, payload in rules:
+        strategy = STRATEGIES.get(effect)
+        if strategy is None:
+            continue
+        params = dict(payload)
+        started = time.perf_counter()
+        try:
+            result = strategy(text, params, exit_code)
+            candidate, confidence = result.text, result.confidence
+        except Exception:  # noqa: BLE001 - a broken strategy must never break the caller
+            candidate, confidence = text, Confidence.FALLBACK
+        if len(candidate) > len(text) or (_has_text(text) and not _has_text(candidate)):
+            candidate, confidence = text, Confidence.FALLBACK
+        if metrics is not None:
+            metrics.record(rule_id, text, candidate, confidence, time.perf_counter() - started)
+        text = candidate
+        worst = max(worst, confidence)
+        applied.append(rule_id)
+    return text, worst, applied
 
 
 def _signal_candidates(clean: str) -> str:
