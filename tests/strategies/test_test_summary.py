@@ -778,6 +778,19 @@ def test_go_keeps_the_run_line_of_a_test_that_never_reported() -> None:
     assert "--- PASS: TestConsumption" in finished and "--- PASS: TestConsumption/" not in finished
 
 
+def test_cargo_a_tests_own_warning_line_is_not_a_compiler_diagnostic() -> None:
+    # `cargo test -- --nocapture`: the test prints its balances; a "warning: ..." it printed first made
+    # them "compiler warning detail", cut (found by mutating the fixture)
+    raw = _raw("cargo/q21_test_exact_nocapture")
+    printed = raw.replace("running 1 test\n", "running 1 test\nwarning: ledger has a sibling account\n", 1)
+    output = test_summary(printed, {}, 101).text
+    assert "warning: ledger has a sibling account\nassets:bank   = 206000\nassets:bankx  = 1000" in output
+    assert "compiler warning detail" not in output
+    # a warning of cargo's just above the run ends at libtest's "running 1 test"
+    above = raw.replace("running 1 test\n", "warning: unused config key `foo`\nrunning 1 test\n", 1)
+    assert "assets:bank   = 206000" in test_summary(above, {}, 101).text
+
+
 def test_pytest_a_run_that_never_finished_keeps_its_first_and_last_pass() -> None:
     # batch 25: `pytest -v` killed by SIGKILL 40 tests in; no final counts line came
     killed = _summary("pytest/q25_pytest_sigkill", 137)

@@ -195,6 +195,9 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     detail: list[str] = []
     detail_header = ""
     diagnostic: str | None = None  # "error" or "warning" while inside a compiler diagnostic
+    # between a target's "running N tests" and its "test result": what the tests print (--nocapture),
+    # where a "warning: ..." line is the program's, not the compiler's
+    in_run = False
     relisted = 0  # "failures:" headings above details: each detail names its test
     notes_dropped = 0  # repeated RUST_BACKTRACE notes
     note_seen = False
@@ -264,8 +267,8 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
                 diagnostic = None
             elif _diagnostic_kind(line) is not None and not _TARGET_DIAGNOSTIC_END.match(line):
                 diagnostic = None  # the next head with no blank line before it: its own diagnostic
-            elif _CARGO_STATUS.match(line):
-                diagnostic = None
+            elif _CARGO_STATUS.match(line) or _RUNNING_COUNT.match(line) or _RESULT.match(line):
+                diagnostic = None  # cargo's and libtest's own lines are never a diagnostic's detail
             elif diagnostic == "error" or _TARGET_DIAGNOSTIC_END.match(line) or line.lstrip().startswith("-->"):
                 out.append(line)
                 continue
@@ -294,22 +297,26 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
                 out.append(line)
             continue
         if _RUNNING_COUNT.match(line):
+            in_run = True
             if target in shown_targets:
                 out.append(line)  # how many tests the failing target (or a run of a few) ran
             continue
         if _BUILD_PROGRESS.match(line):
             continue
         if _TARGET_START.match(line):
-            target = index
+            target, in_run = index, False
             if index in shown_targets:
                 out.append(line)
             continue
         result_match = _RESULT.match(line)
         if result_match:
+            in_run = False
             results.append(result_match)
             out.append(line)
             continue
         kind = _diagnostic_kind(line)
+        if kind == "warning" and in_run:
+            kind = None  # a test's own "warning: ..." (--nocapture): the lines under it are its output too
         if kind is not None:
             diagnostic = kind
             if kind == "error":
