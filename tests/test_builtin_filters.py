@@ -684,3 +684,9 @@ def test_npm_silly_cache_bookkeeping_goes_and_the_fetches_stay(graph: MatcherGra
     assert "npm silly packumentCache " not in output and "npm silly tarball no local data" not in output
     assert "npm silly placeDep ROOT express@4.21.2 OK for: catalog-web@2.1.0 want: 4.21.2" in output
     assert "npm http fetch GET 200 https://registry.npmjs.org/express" in output
+
+
+def test_npm_install_keeps_its_funding_notice(graph: MatcherGraph) -> None:
+    # two lines after each install; blind reviewers quoted them in two of the three installs that printed them
+    output = graph.filter("npm ci", _raw("npm/q23_ci_from_lock"), 0).output
+    assert "19 packages are looking for funding\n  run `npm fund` for details" in output
