@@ -158,3 +158,11 @@ def test_a_chain_whose_last_command_never_ran_gets_the_rules_of_the_tool_shown()
     assert is_chain("go vet ./... && go test ./...") and is_chain("ruff check . ; mypy src")
     assert not any(is_chain(command) for command in (
         "cd app && cargo test 2>&1 | tail -40", "pytest -q || true", 'make test; echo "exit: $?"', "cargo test"))
+
+
+def test_a_googletest_binary_run_by_its_path_gets_the_ctest_summary() -> None:
+    cases = {case.name: case for case in _goldens.load_cases()}
+    case = cases["gtest/q28b_gtest_filter_exclude_crash"]
+    result = _graph().filter(case.command, case.raw, case.exit_code)
+    assert case.command.startswith("./build/tests") and result.rules == ("ctest", "ctest-summary")
+    assert result.filtered_bytes < result.raw_bytes / 5

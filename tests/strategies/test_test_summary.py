@@ -791,6 +791,27 @@ def test_cargo_a_tests_own_warning_line_is_not_a_compiler_diagnostic() -> None:
     assert "assets:bank   = 206000" in test_summary(above, {}, 101).text
 
 
+def test_ctest_verbose_drops_every_line_of_a_passing_test() -> None:
+    # batch 28b: `ctest -V` over 151 GoogleTest cases, each line of a test's output numbered ("4: ...")
+    output = _summary("ctest/q28b_ctest_verbose", 8)
+    assert output.startswith("... (145 passing tests, ") and "lines of passing tests' output" in output.split("\n")[0]
+    assert "\n1: " not in output and "Trim.Spaces" not in output
+    for kept in ("4: /tmp/zeph-fixtures/q28b/cpp_gtest/tests/test_strings.cpp:10: Failure",
+                 "14: [ RUN      ] WordCountCrash.NullInput\n 14/151 Test  #14: WordCountCrash.NullInput",
+                 "96% tests passed, 6 tests failed out of 151", "\t 14 - WordCountCrash.NullInput (SEGFAULT)"):
+        assert kept in output
+
+
+def test_gtest_drops_run_and_ok_pairs_and_keeps_a_run_with_no_verdict() -> None:
+    output = _summary("gtest/q28b_gtest_filter_exclude_crash")
+    assert "[       OK ]" not in output and "[ RUN      ] Trim.Spaces" not in output
+    assert "[ RUN      ] Trim.TabsAndNewlines\n/tmp/zeph-fixtures/q28b/cpp_gtest/tests/test_strings.cpp:10: Failure" in output
+    assert "[  PASSED  ] 145 tests.\n[  FAILED  ] 5 tests, listed below:" in output
+    # the binary crashed in its 14th test: that test's RUN line is the last line, and it stays
+    crashed = _summary("gtest/q28b_gtest_binary_segfault", 139)
+    assert crashed.rstrip().endswith("[ RUN      ] WordCountCrash.NullInput")
+
+
 def test_pytest_a_run_that_never_finished_keeps_its_first_and_last_pass() -> None:
     # batch 25: `pytest -v` killed by SIGKILL 40 tests in; no final counts line came
     killed = _summary("pytest/q25_pytest_sigkill", 137)

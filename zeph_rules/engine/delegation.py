@@ -75,6 +75,9 @@ TOOLS: tuple[tuple[str, str, str, str | None, str], ...] = (
     # Django's runner is unittest's, with its test databases around it
     ("python manage.py test", "unittest", "tests", "test database for alias", r"^(?:Creating|Destroying|Using existing) test database for alias '\w+'"),
     ("python -m unittest", "unittest", "tests", "Ran ", r"^Ran \d+ tests? in [\d.]+s$"),
+    # ctest's totals, or a GoogleTest binary's first test (the one that crashed may be its last)
+    ("ctest", "ctest", "tests", "tests passed, ", r"^\d+% tests passed, \d+ tests? failed out of \d+$"),
+    ("ctest", "ctest", "tests", "[ RUN      ] ", r"^(?:\d+: )?\[ RUN      \] \S"),
 )
 
 _SIGNATURES: list[Pattern[str]] = []

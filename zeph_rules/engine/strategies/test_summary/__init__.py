@@ -67,6 +67,7 @@ PARSERS: tuple[tuple[str, Detector, Summariser], ...] = (
     # after jest: a test's console output could print "N passing (Tms)", jest's "Tests:" is its own
     ("mocha", _lazy("javascript", "looks_like_mocha"), _lazy("javascript", "summarise_mocha")),
     ("go", _lazy("gotest", "looks_like_go"), _lazy("gotest", "summarise_go")),
+    ("ctest", _lazy("ctest", "looks_like_ctest"), _lazy("ctest", "summarise_ctest")),
     ("cargo-build", looks_like_cargo_build_failure, summarise_cargo),
 )
 
