@@ -120,6 +120,44 @@ def test_a_wide_line_is_found_wherever_it_starts(width: int, offset: int) -> Non
     assert (_narrow_wide_lines(text) != text) == (width > 10_000)
 
 
+_STAMP = "2026-11-26T21:53:02.538870Z "
+
+
+def test_a_timestamp_on_every_line_is_set_aside_for_the_rules(graph: MatcherGraph) -> None:
+    # `cargo test 2>&1 | ts '%Y-%m-%dT%H:%M:%.SZ'` (as batch 28 captured it): the summariser read no
+    # libtest line and fell back; it now reads the lines without their stamps, which come back after
+    raw = (FIXTURES / "cargo" / "test_fail" / "raw.txt").read_text(encoding="utf-8")
+    stamped = "\n".join(_STAMP + line if line else _STAMP.rstrip() for line in raw.rstrip("\n").split("\n")) + "\n"
+    plain = graph.filter("cargo test", raw, 101)
+    result = graph.filter("cargo test 2>&1 | ts '%Y-%m-%dT%H:%M:%.SZ'", stamped, 101)
+    assert result.confidence is not Confidence.FALLBACK and result.rules == plain.rules
+    raw_lines = set(sanitize(raw).split("\n"))
+    kept = [line for line in plain.output.split("\n") if line.strip() and line in raw_lines]
+    assert kept and all(_STAMP + line in result.output.split("\n") for line in kept)
+    assert result.filtered_lines < plain.raw_lines  # the passing tests went, as without stamps
+    # output where only some lines carry a stamp (a log quoted in a test's output) is not split
+    from zeph_rules.engine import timestamps
+
+    half = "\n".join(_STAMP + line if i % 2 else line for i, line in enumerate(raw.split("\n")))
+    assert timestamps.split(sanitize(half)) is None
+
+
+@pytest.mark.parametrize("stamp", ["2026-11-26T21:53:02.538870Z", "2026-11-26 21:53:02,538", "Nov 26 21:53:03",
+                                   "00:00:01", "[21:53:04]", "[2026-11-26T21:53:02+01:00]"])
+def test_timestamps_split_and_reattach(stamp: str) -> None:
+    from zeph_rules.engine import timestamps
+
+    lines = ["running 3 tests", "test a ... ok", "", "test b ... FAILED", "test b ... FAILED", "done"]
+    text = "\n".join(f"{stamp} {line}" if line else stamp for line in lines)
+    prefixes, bare = timestamps.split(text) or ([], "")
+    assert bare == "\n".join(lines) and prefixes[0] == f"{stamp} " and prefixes[2] == stamp
+    kept = "... (1 passing test omitted) ...\ntest b ... FAILED\ntest b ... FAILED"
+    assert timestamps.reattach(prefixes, bare, kept).split("\n") == [
+        "... (1 passing test omitted) ...", f"{stamp} test b ... FAILED", f"{stamp} test b ... FAILED"]
+    assert timestamps.split("\n".join(lines)) is None
+    assert timestamps.split(f"{stamp} a\n{stamp} b") is None  # too few lines to tell
+
+
 def test_fixture_commands_were_found() -> None:
     assert len(_FIXTURE_COMMANDS) > 50
 

@@ -282,22 +282,18 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
         remember_pattern_facts(plan.pattern_facts)
     security_result = _start_security_pass(plan.scanner, output, raw)
     clean = sanitize(output)
-    rules = plan.rules
-    retry: tuple[PlannedRule, ...] = ()
-    if rules and rules[0][1] == DELEGATE:
-        if dict(rules[0][2]).get("chain"):
-            retry, rules = rules, rules[1:]
-        else:
-            rules = _delegated(rules, clean)
-    text, worst, applied = _run_rules(rules, clean, exit_code, metrics)
-    if worst == Confidence.FALLBACK and retry:
-        # a chain's last command may not have run (`go vet ./... && go test ./...` stopped at vet):
-        # the rules of the tool whose output shows, when they differ and read it
-        other = _delegated(retry, clean)
-        if other and other != rules:
-            other_text, other_worst, other_applied = _run_rules(other, clean, exit_code, metrics)
-            if other_worst != Confidence.FALLBACK:
-                text, worst, applied = other_text, other_worst, other_applied
+    text, worst, applied = _filter_text(plan.rules, clean, exit_code, metrics)
+    if worst == Confidence.FALLBACK and plan.rules:
+        # a timestamp on every line (`cargo test | ts`, a CI log) hides the tool's lines from its rules:
+        # they read the lines without it, and each line they keep gets its own back
+        from . import timestamps
+
+        stamped = timestamps.split(clean)
+        if stamped is not None:
+            prefixes, bare = stamped
+            bare_text, bare_worst, bare_applied = _filter_text(plan.rules, bare, exit_code, metrics)
+            if bare_worst != Confidence.FALLBACK:
+                text, worst, applied = timestamps.reattach(prefixes, bare, bare_text), bare_worst, bare_applied
     if worst == Confidence.FALLBACK:
         text = clean  # a filter that is unsure returns the input, whole
     findings, security_notice, signal_starts = security_result()
@@ -328,6 +324,27 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
         findings=tuple(findings),
         security_notice=security_notice,
     )
+
+
+def _filter_text(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None,
+                 metrics: FilterMetrics | None) -> tuple[str, Confidence, list[str]]:
+    """Run a plan's ``rules`` on ``clean``, a task runner's or a chain's picked by what the output shows."""
+    retry: tuple[PlannedRule, ...] = ()
+    if rules and rules[0][1] == DELEGATE:
+        if dict(rules[0][2]).get("chain"):
+            retry, rules = rules, rules[1:]
+        else:
+            rules = _delegated(rules, clean)
+    text, worst, applied = _run_rules(rules, clean, exit_code, metrics)
+    if worst == Confidence.FALLBACK and retry:
+        # a chain's last command may not have run (`go vet ./... && go test ./...` stopped at vet):
+        # the rules of the tool whose output shows, when they differ and read it
+        other = _delegated(retry, clean)
+        if other and other != rules:
+            other_text, other_worst, other_applied = _run_rules(other, clean, exit_code, metrics)
+            if other_worst != Confidence.FALLBACK:
+                return other_text, other_worst, other_applied
+    return text, worst, applied
 
 
 def _run_rules(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None,

@@ -1,0 +1,65 @@
+"""A timestamp on every line (``cargo test | ts``, a CI log, ``docker logs -t``), set aside and put back.
+
+The rules read a tool's lines from their start: ``2026-11-26T21:53:02.538870Z
+test result: FAILED. ...`` is no libtest line, and the summariser falls back.
+When nearly every line opens with a timestamp, ``split`` takes it off each
+line; the pipeline runs the rules on the bare lines and ``reattach`` gives each
+line the rules kept its own timestamp again (a line kept twice, its stamps in
+order).  Markers and lines a rule wrote get none.
+"""
+
+from __future__ import annotations
+
+from .. import _regex
+
+#: ISO 8601 (``2026-11-26T21:53:02.538870Z``, ``2026-11-26 21:53:02,538``), syslog's and ``ts``'s default
+#: (``Nov 26 21:53:03``) and a bare clock (``ts -s``'s ``00:00:01``), alone or in brackets, then a space
+_STAMP = (
+    r"(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"
+    r"|[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d(?:\.\d+)?"
+    r"|\d\d:\d\d:\d\d(?:[.,]\d+)?)"
+)
+_PREFIX = _regex.compile(rf"^(?:\[{_STAMP}\]|{_STAMP})(?: |$)")
+#: at least this many lines, and this share of the non-blank ones, must open with a timestamp
+MIN_LINES = 5
+MIN_SHARE = 0.95
+
+
+def split(text: str) -> tuple[list[str], str] | None:
+    """Return each line's timestamp prefix ("" for none) and the text without them, or None.
+
+    None unless at least ``MIN_SHARE`` of the non-blank lines (and ``MIN_LINES``) open with one.
+    """
+    lines = text.split("\n")
+    prefixes: list[str] = []
+    bare: list[str] = []
+    stamped = non_blank = 0
+    for line in lines:
+        found = _PREFIX.match(line)
+        if line.strip():
+            non_blank += 1
+        if found is None:
+            prefixes.append("")
+            bare.append(line)
+            continue
+        stamped += 1
+        prefixes.append(found.group())
+        bare.append(line[found.end():])
+    if stamped < MIN_LINES or stamped < MIN_SHARE * non_blank:
+        return None
+    return prefixes, "\n".join(bare)
+
+
+def reattach(prefixes: list[str], bare: str, kept: str) -> str:
+    """Give each line of ``kept`` (the rules' output of ``bare``) the timestamp its line had."""
+    from collections import deque
+
+    stamps: dict[str, deque[str]] = {}
+    for prefix, line in zip(prefixes, bare.split("\n")):
+        if prefix and line.strip():
+            stamps.setdefault(line, deque()).append(prefix)
+    out = []
+    for line in kept.split("\n"):
+        queue = stamps.get(line)
+        out.append(queue.popleft() + line if queue else line)
+    return "\n".join(out)
