@@ -74,7 +74,9 @@ def test_savings_over_all_fixtures(graph: MatcherGraph) -> None:
     # 0.70 until the sixth capture batch: its 50 cases bring 1.2 MB of long outputs where every line
     # is an answer (blame, lint reports, a pip log), saving 51 % in total; the 393 before save 73.8 %.
     # 0.65 until listings kept 1,200 lines and grep 800 (not 300): 63.9 %, with no must-survive lost
-    assert 1 - out / raw >= 0.62
+    # 0.62 until the twenty-eighth batch: its 104 cases (other languages' test runners, most with no
+    # summariser of their own, and output with a package's tag on every line) save 32 % in total
+    assert 1 - out / raw >= 0.60
     # 0.30 until the tenth batch: its 105 non-build cases are mostly short answers (git plumbing,
     # curl, listings, package queries) that save little; the 770 before it save 30.8 % per case.
     # 0.28 until the eleventh: 87 everyday commands, a third of them under ten lines, save 17 %
