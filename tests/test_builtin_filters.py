@@ -690,3 +690,25 @@ def test_npm_install_keeps_its_funding_notice(graph: MatcherGraph) -> None:
     # two lines after each install; blind reviewers quoted them in two of the three installs that printed them
     output = graph.filter("npm ci", _raw("npm/q23_ci_from_lock"), 0).output
     assert "19 packages are looking for funding\n  run `npm fund` for details" in output
+
+
+def test_junit_console_keeps_failures_and_drops_passing_events_and_framework_frames(graph: MatcherGraph) -> None:
+    # batch 28b: `--details=flat` over 425 tests, six failing; each test's Started and Finished lines
+    command = ("java -jar /usr/share/java/junit-platform-console-standalone.jar -cp build --scan-class-path"
+               " --details=flat --disable-banner")
+    output = graph.filter(command, _raw("junit/q28b_junit_flat"), 1).output
+    lines = output.split("\n")
+    assert not any(line.startswith(("Started:", "Registered:")) for line in lines)
+    finished = [line for line in lines if line.startswith("Finished:")]
+    assert len(finished) == 6 and all("=> Exception: " in lines[lines.index(line) + 1] for line in finished)
+    assert "at com.example.shop.MoneyTest.percentRoundsHalfEven(MoneyTest.java:40)" in output
+    assert "org.junit.platform.engine.support.hierarchical" not in output
+    assert "[         6 tests failed          ]" in output
+
+
+def test_java_stack_keeps_the_projects_frames_and_the_first_of_each_stack(graph: MatcherGraph) -> None:
+    output = graph.filter("java -cp build com.example.shop.Main", _raw("java/q28b_java_main_cause"), 1).output
+    assert "\tat java.base/java.lang.NumberFormatException.forInputString(NumberFormatException.java:67)" in output
+    # the stream's eight frames between the project's two go, counted
+    assert "\tat com.example.shop.Coupon.parse(Coupon.java:22)\n\tat com.example.shop.Main.loadCoupons(Main.java:16)" in output
+    assert "ReferencePipeline" not in output and "... (8 framework frame lines stripped) ..." in output
