@@ -812,6 +812,18 @@ def test_gtest_drops_run_and_ok_pairs_and_keeps_a_run_with_no_verdict() -> None:
     assert crashed.rstrip().endswith("[ RUN      ] WordCountCrash.NullInput")
 
 
+def test_rspec_documentation_keeps_failing_and_pending_examples_under_their_groups() -> None:
+    # batch 28b: `rspec --format documentation` over 1,063 examples, six failing and two pending
+    output = _summary("rspec/q28b_rspec_documentation")
+    assert output.startswith("... (1055 passing tests and 43 group headings with only passing examples omitted) ...")
+    assert "Tasks::Parser\n  .parse_line\n    keeps tags in the order given (FAILED - 3)" in output
+    assert "  exports to JSON (PENDING: No reason given)" in output
+    assert "parses a bare title" not in output and "parsing and printing round trip" not in output
+    assert "1063 examples, 6 failures, 2 pending" in output and "rspec ./spec/list_spec.rb:" in output
+    # a group with nothing but passing examples under a group that keeps a failure goes ("  .parse")
+    assert "  .parse\n" not in output
+
+
 def test_pytest_a_run_that_never_finished_keeps_its_first_and_last_pass() -> None:
     # batch 25: `pytest -v` killed by SIGKILL 40 tests in; no final counts line came
     killed = _summary("pytest/q25_pytest_sigkill", 137)

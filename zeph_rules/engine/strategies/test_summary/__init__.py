@@ -68,6 +68,7 @@ PARSERS: tuple[tuple[str, Detector, Summariser], ...] = (
     ("mocha", _lazy("javascript", "looks_like_mocha"), _lazy("javascript", "summarise_mocha")),
     ("go", _lazy("gotest", "looks_like_go"), _lazy("gotest", "summarise_go")),
     ("ctest", _lazy("ctest", "looks_like_ctest"), _lazy("ctest", "summarise_ctest")),
+    ("rspec", _lazy("rspec", "looks_like_rspec"), _lazy("rspec", "summarise_rspec")),
     ("cargo-build", looks_like_cargo_build_failure, summarise_cargo),
 )
 
