@@ -166,3 +166,32 @@ def test_a_googletest_binary_run_by_its_path_gets_the_ctest_summary() -> None:
     result = _graph().filter(case.command, case.raw, case.exit_code)
     assert case.command.startswith("./build/tests") and result.rules == ("ctest", "ctest-summary")
     assert result.filtered_bytes < result.raw_bytes / 5
+
+
+def test_a_runners_tagged_jobs_are_filtered_job_by_job_and_grouped() -> None:
+    # batch 28: `turbo run test --continue`: four packages' jest, vitest and node --test lines interleave,
+    # each tagged "@shop/pkg:test: "; each job gets its tool's rules and its lines come together
+    cases = {case.name: case for case in _goldens.load_cases()}
+    case = cases["turbo/q28_turbo_run_test_continue"]
+    result = _graph().filter(case.command, case.raw, case.exit_code)
+    assert "js-test" in result.rules and result.filtered_bytes < result.raw_bytes * 0.85
+    lines = result.output.split("\n")
+    for job in ("@shop/core:test:", "@shop/web:test:", "@shop/api:test:", "@shop/shared:test:"):
+        at = [index for index, line in enumerate(lines) if line.startswith(job)]
+        assert at == list(range(at[0], at[-1] + 1)), job  # one block per job
+    assert "@shop/api:test:  FAIL  src/routes.test.ts > parseLimit > parseLimit(0) = 1" in lines
+    assert "@shop/shared:test: ok 1 - slug" in lines  # a job of three tests keeps them
+    assert lines[-1] == "" and " ERROR  run failed: command  exited (1)" in lines  # the runner's own end
+
+
+def test_tags_that_are_levels_or_on_one_line_make_no_jobs() -> None:
+    from zeph_rules.engine import streams
+
+    log = "\n".join(f"{level}: step {n}" for n in range(10) for level in ("INFO", "ERROR"))
+    assert streams.split(log) is None
+    jobs = "\n".join(f"[{job}] line {n}" for n in range(5) for job in ("ruff", "mypy")) + "\nFailed: [mypy]\n"
+    prefixes, bare, found = streams.split(jobs) or ([], [], {})
+    assert list(found) == ["[ruff]", "[mypy]"] and bare[0] == "line 0" and prefixes[0] == "[ruff] "
+    kept = "line 0\n... (3 lines omitted) ...\nline 4"
+    assert streams.retag(prefixes, bare, found["[ruff]"], kept) == [
+        "[ruff] line 0", "[ruff] ... (3 lines omitted) ...", "[ruff] line 4"]

@@ -334,7 +334,15 @@ def _filter_text(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | No
         if dict(rules[0][2]).get("chain"):
             retry, rules = rules, rules[1:]
         else:
-            rules = _delegated(rules, clean)
+            jobs = _filter_jobs(rules, clean, exit_code, metrics)
+            if jobs is not None:
+                return jobs
+            picked = _delegated(rules, clean)
+            if picked == rules[1:]:
+                stamped = _stamped_tool(rules, clean, exit_code, metrics)
+                if stamped is not None:
+                    return stamped
+            rules = picked
     text, worst, applied = _run_rules(rules, clean, exit_code, metrics)
     if worst == Confidence.FALLBACK and retry:
         # a chain's last command may not have run (`go vet ./... && go test ./...` stopped at vet):
@@ -345,6 +353,49 @@ def _filter_text(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | No
             if other_worst != Confidence.FALLBACK:
                 return other_text, other_worst, other_applied
     return text, worst, applied
+
+
+def _stamped_tool(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None,
+                  metrics: FilterMetrics | None) -> tuple[str, Confidence, list[str]] | None:
+    """A runner's output whose tool shows only without a timestamp on every line (`make test | ts`): its rules."""
+    from . import timestamps
+
+    stamped = timestamps.split(clean)
+    if stamped is None:
+        return None
+    prefixes, bare = stamped
+    tool_rules = _delegated(rules, bare)
+    if tool_rules == rules[1:]:
+        return None
+    text, worst, applied = _run_rules(tool_rules, bare, exit_code, metrics)
+    if worst == Confidence.FALLBACK:
+        return None
+    return timestamps.reattach(prefixes, bare, text), worst, applied
+
+
+def _filter_jobs(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None,
+                 metrics: FilterMetrics | None) -> tuple[str, Confidence, list[str]] | None:
+    """Filter a runner's output of several tagged jobs job by job (see ``streams``); None when it has no tags."""
+    from . import streams
+
+    found = streams.split(clean)
+    if found is None:
+        return None
+    prefixes, bare, jobs = found
+    lines = clean.split("\n")
+    tagged = {number for numbers in jobs.values() for number in numbers}
+    first = min(tagged)
+    out = lines[:first]  # the runner's own lines before its jobs'
+    worst, applied = Confidence.PARTIAL, []  # Partial at best: the jobs' lines are regrouped
+    for numbers in jobs.values():
+        text = "\n".join(bare[number] for number in numbers)
+        kept, confidence, job_applied = _run_rules(_delegated(rules, text), text, exit_code, metrics)
+        if confidence == Confidence.FALLBACK:
+            kept = text  # rules that do not read this job's lines leave them whole
+        out += streams.retag(prefixes, bare, numbers, kept)
+        applied += [rule for rule in job_applied if rule not in applied]
+    out += [line for number, line in enumerate(lines[first:], first) if number not in tagged]
+    return "\n".join(out), worst, applied
 
 
 def _run_rules(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None,
