@@ -71,15 +71,9 @@ def split(text: str) -> tuple[list[str], list[str], dict[str, list[int]]] | None
 
 def retag(prefixes: list[str], bare: list[str], numbers: list[int], kept: str) -> list[str]:
     """Tag again each line of ``kept`` (what the rules kept of one job's ``numbers``) as it was tagged."""
-    from collections import deque
+    from .timestamps import restore
 
-    tags: dict[str, deque[str]] = {}
-    for number in numbers:
-        tags.setdefault(bare[number], deque()).append(prefixes[number])
-    first = prefixes[numbers[0]]
-    out = []
-    for line in kept.split("\n"):
-        queue = tags.get(line)
-        # a line the rules wrote (a marker) gets the job's tag, so it says whose lines it stands for
-        out.append(queue.popleft() + line if queue else first.rstrip("\t ") + (" " if line else "") + line)
-    return out
+    tag = prefixes[numbers[0]].rstrip("\t ")
+    # a line the rules wrote (a marker) gets the job's tag, so it says whose lines it stands for
+    return restore(((prefixes[number], bare[number]) for number in numbers), kept.split("\n"),
+                   lambda line: f"{tag} {line}" if line else tag)

@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from .. import _regex
 
+TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
 #: ISO 8601 (``2026-11-26T21:53:02.538870Z``, ``2026-11-26 21:53:02,538``), syslog's and ``ts``'s default
 #: (``Nov 26 21:53:03``) and a bare clock (``ts -s``'s ``00:00:01``), alone or in brackets, then a space
 _STAMP = (
@@ -52,14 +56,23 @@ def split(text: str) -> tuple[list[str], str] | None:
 
 def reattach(prefixes: list[str], bare: str, kept: str) -> str:
     """Give each line of ``kept`` (the rules' output of ``bare``) the timestamp its line had."""
+    pairs = [(prefix, line) for prefix, line in zip(prefixes, bare.split("\n")) if prefix and line.strip()]
+    return "\n".join(restore(pairs, kept.split("\n"), lambda line: line))
+
+
+def restore(pairs: Iterable[tuple[str, str]], kept: list[str], unmatched: Callable[[str], str]) -> list[str]:
+    """Put back on each line of ``kept`` the prefix that a line equal to it had in ``pairs`` (prefix, line).
+
+    Equal lines take their prefixes in order; a line no pair has (a marker a
+    rule wrote) is ``unmatched(line)``.
+    """
     from collections import deque
 
-    stamps: dict[str, deque[str]] = {}
-    for prefix, line in zip(prefixes, bare.split("\n")):
-        if prefix and line.strip():
-            stamps.setdefault(line, deque()).append(prefix)
+    queues: dict[str, deque[str]] = {}
+    for prefix, line in pairs:
+        queues.setdefault(line, deque()).append(prefix)
     out = []
-    for line in kept.split("\n"):
-        queue = stamps.get(line)
-        out.append(queue.popleft() + line if queue else line)
-    return "\n".join(out)
+    for line in kept:
+        queue = queues.get(line)
+        out.append(queue.popleft() + line if queue else unmatched(line))
+    return out
