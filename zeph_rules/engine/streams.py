@@ -30,6 +30,7 @@ _NAMED = _regex.compile(r"[A-Za-z]")
 #: share of the non-blank lines that must carry a tag, and how many jobs there may be
 MIN_SHARE = 0.6
 MAX_JOBS = 30
+_SAMPLE = 400
 
 
 def split(text: str) -> tuple[list[str], list[str], dict[str, list[int]]] | None:
@@ -38,11 +39,18 @@ def split(text: str) -> tuple[list[str], list[str], dict[str, list[int]]] | None
     None unless one syntax tags at least ``MIN_SHARE`` of the non-blank lines
     with two to ``MAX_JOBS`` jobs (a tag on two lines or more, with a letter in it), none a level word.
     """
-    lines = text.split("\n")
-    non_blank = sum(1 for line in lines if line.strip())
-    if non_blank < 6:
+    # a runner's output may be megabytes: a syntax that tags too few of its first lines is not read further
+    sample = [line for line in text[:_SAMPLE * 160].split("\n")[:_SAMPLE] if line.strip()]
+    if len(sample) < 6:
         return None
+    lines: list[str] = []
+    non_blank = 0
     for syntax in _SYNTAXES:
+        if sum(1 for line in sample if syntax.match(line)) < MIN_SHARE / 2 * len(sample):
+            continue
+        if not lines:
+            lines = text.split("\n")
+            non_blank = sum(1 for line in lines if line.strip())
         prefixes: list[str] = []
         bare: list[str] = []
         jobs: dict[str, list[int]] = {}
