@@ -712,3 +712,14 @@ def test_java_stack_keeps_the_projects_frames_and_the_first_of_each_stack(graph:
     # the stream's eight frames between the project's two go, counted
     assert "\tat com.example.shop.Coupon.parse(Coupon.java:22)\n\tat com.example.shop.Main.loadCoupons(Main.java:16)" in output
     assert "ReferencePipeline" not in output and "... (8 framework frame lines stripped) ..." in output
+
+
+def test_diff_u_of_two_trees_is_read_as_a_unified_diff(graph: MatcherGraph) -> None:
+    # batch 29b: `diff -ru` of two requests releases, 723 lines over 14 files
+    command = "diff -ru requests-2.31.0/requests requests-2.32.3/src/requests"
+    result = graph.filter(command, _raw("diff/q29b_diff_ru_package"), 1)
+    assert result.rules == ("diff-unified",) and result.filtered_bytes < result.raw_bytes / 2
+    headers = [line for line in _raw("diff/q29b_diff_ru_package").split("\n") if line.startswith(("diff -ru ", "@@ "))]
+    assert headers and all(header in result.output for header in headers)  # every file and hunk header
+    # without -u, diff prints no hunks: no rule reads it
+    assert graph.filter("diff a.txt b.txt", "1c1\n< a\n---\n> b\n", 1).rules == ()
