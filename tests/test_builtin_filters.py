@@ -723,3 +723,11 @@ def test_diff_u_of_two_trees_is_read_as_a_unified_diff(graph: MatcherGraph) -> N
     assert headers and all(header in result.output for header in headers)  # every file and hunk header
     # without -u, diff prints no hunks: no rule reads it
     assert graph.filter("diff a.txt b.txt", "1c1\n< a\n---\n> b\n", 1).rules == ()
+
+
+def test_a_search_tools_help_is_no_search(graph: MatcherGraph) -> None:
+    # batch 29b: `rg --help`, 1,056 lines of options, was cut to its head and tail as a long search
+    raw = _raw("rg/q29b_rg_help")
+    result = graph.filter("rg --help", raw, 0)
+    assert result.rules == () and result.output == sanitize(raw)
+    assert graph.filter("grep -h -n TODO src/a.py src/b.py", "1:# TODO\n", 0).rules[0] == "grep"  # -h: no file names
