@@ -29,6 +29,15 @@ def test_clippy_repeats_fold_under_their_lint() -> None:
     assert "\n --> src/orders.rs:7:21\n" in result.text  # each member's arrow as rustc printed it
 
 
+def test_a_warnings_suggested_fix_stays_under_its_help() -> None:
+    # clippy's "help: remove `return`" is nothing without the line it suggests ("22 +     result"), a
+    # blind reviewer of batch 29 quoted one; the code the warning quotes still goes
+    text = group_by_rule(_raw("cargo/clippy_warnings"), {}, 0).text
+    assert "help: remove `return`\n22 +     result\n" in text
+    assert "help: change this to\n11 + pub fn area(points: &[Point]) -> f64 {\n" in text
+    assert "22 -     return result;" not in text and "\n22 |" not in text
+
+
 def test_rustc_lint_learnt_from_the_first_note() -> None:
     # rustc names the lint (#[warn(unused_variables)]) only on the first unused variable
     result = group_by_rule(_raw("cargo/check_warnings"), {}, 0)

@@ -441,6 +441,9 @@ _SYSTEM_NOTE = _regex.compile(r"^(?:/usr/|/opt/|\S*/include/c\+\+/|\S*/lib/gcc/)
 _SYSTEM_NOTES_KEPT = 2
 
 
+#: rustc's "help: try" / "help: consider ..." above a suggested fix, and a line its fix adds or changes
+_HELP = _regex.compile(r"^\s*(?:= )?help: ")
+_SUGGESTED = _regex.compile(r"^\s*\d+\s+[+~] ")
 #: an excerpt's gutter with nothing on it: the one line of an error's excerpt that says nothing
 _BARE_GUTTER = _regex.compile(r"^\s*\d*\s*[|│]\s*$")
 
@@ -463,6 +466,9 @@ def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, in
         quoted = {index for index, line in enumerate(lines) if index and not _BARE_GUTTER.match(line)}
     carets = {index for index, line in enumerate(lines) if index and _CARET.match(line)}
     code = {index - 1 for index in carets if index > 1 and _CODE_LINE.match(lines[index - 1])}
+    # the code a "help:" suggests, in rustc's diff form ("36 +     v.sort_by_key(|b| Reverse(b.kg));"): the fix
+    helped = next((index for index, line in enumerate(lines) if index and _HELP.match(line)), len(lines))
+    quoted.update(index for index in range(helped, len(lines)) if _SUGGESTED.match(lines[index]))
     kept: list[str] = []
     cut = notes_cut = system_notes = 0
     for index, line in enumerate(lines):
