@@ -636,6 +636,8 @@ def test_go_keeps_passes_that_are_few_or_beside_a_failing_subtest() -> None:
     out = _summary("go/q10_test_run_subtests")
     assert "    --- PASS: TestQty/kg_dot (0.00s)" in out  # beside the failing kg_decimal_comma
     assert "--- PASS: TestQtyErrors (0.00s)" in out  # one of two top-level tests
+    # five results in all (`go test -run`): every one of them is the answer, its subtests' passes too
+    assert "    --- PASS: TestQtyErrors/kg (0.00s)" in out and "passing test" not in out
     many = _summary("go/q6_test_v_subtests")
     assert "--- PASS: TestPercent/half" in many  # a failing test's six subtests
     big = _summary("go/q8_test_v_long")  # 63 subtests of passing tests: their passes go, counted

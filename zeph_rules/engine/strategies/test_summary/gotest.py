@@ -58,6 +58,8 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             siblings[parent] = siblings.get(parent, 0) + 1
 
     def telling_pass(result: re.Match[str]) -> bool:
+        if len(results) <= FEW_RESULTS:
+            return True  # `go test -run 'TestX/a|TestY/b'`: the few results asked for are the answer
         if not result["indent"]:
             return top_level_results <= FEW_RESULTS
         parent = result["name"].rpartition("/")[0]
