@@ -85,4 +85,6 @@ def test_savings_over_all_fixtures(graph: MatcherGraph) -> None:
     # 0.26 until the twenty-second: batches 21 and 22 (213 cases of an agent's debugging loop, many
     # short) save 21.7 %, and what their reviewers asked for costs the 1,589 before them 0.7 points
     # (errors kept whole, pytest's platform and rootdir lines, rows of dots with a failure)
-    assert mean >= 0.25
+    # 0.25 until the twenty-ninth batch: its 140 cases of an agent's ordinary day (many short answers:
+    # search hits, git plumbing, sqlite3 and jq queries, a tool's error in a few lines) save 14 % per case
+    assert mean >= 0.24
