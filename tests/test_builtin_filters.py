@@ -731,3 +731,13 @@ def test_a_search_tools_help_is_no_search(graph: MatcherGraph) -> None:
     result = graph.filter("rg --help", raw, 0)
     assert result.rules == () and result.output == sanitize(raw)
     assert graph.filter("grep -h -n TODO src/a.py src/b.py", "1:# TODO\n", 0).rules[0] == "grep"  # -h: no file names
+
+
+def test_apt_keeps_the_version_an_upgrade_replaced(graph: MatcherGraph) -> None:
+    # "Unpacking x (new) over (old)" is the one line naming the old version (a blind reviewer of batch 30
+    # asked for it); a fresh package's "Unpacking x (v) ..." goes, its "Setting up x (v)" says the same
+    raw = _raw("apt/install_upgrade")
+    output = graph.filter("apt-get install --only-upgrade -y jq", raw, 0).output
+    assert "Unpacking jq (1.6-2.1+deb12u3) over (1.6-2.1+deb12u1) ..." in output
+    fresh = raw.replace(" over (1.6-2.1+deb12u1)", "")
+    assert "Unpacking jq" not in graph.filter("apt-get install -y jq", fresh, 0).output
