@@ -52,6 +52,38 @@ def test_diff_limits_bodies_per_file_and_adds_a_stat_line() -> None:
     assert result.text.count("diff --git ") == 4
 
 
+def _file_diff(path: str, removed: str, added: str, line: int = 3) -> list[str]:
+    return [f"diff --git a/{path} b/{path}", "index 1111111..2222222 100644", f"--- a/{path}", f"+++ b/{path}",
+            f"@@ -{line},7 +{line},7 @@", ' """Shop rules."""', " ", " import logging", f"-{removed}", f"+{added}",
+            " ", " log = logging.getLogger(__name__)", " TIMEOUT_S = 10"]
+
+
+def test_a_repeated_change_is_shown_once_and_the_budget_goes_to_the_others() -> None:
+    # a mass edit (a copyright line in 40 files), a series alike but for numbers (a limit raised in 12),
+    # and the one change that matters, last
+    lines = []
+    for n in range(40):
+        lines += _file_diff(f"src/m{n:02}.py", "# Copyright 2023 Shop", "# Copyright 2023-2024 Shop")
+    for n in range(12):
+        lines += _file_diff(f"src/limit{n:02}.py", f"LIMIT = {400 + n}", f"LIMIT = {400 + n} + 1")
+    lines += _file_diff("src/settings.py", "MAX_RETRIES = 3", "VERIFY_TLS = False")
+    out = STRATEGIES["git_diff"]("\n".join(lines) + "\n", {"max_diff_lines": 60}, 0).text.split("\n")
+    assert "-MAX_RETRIES = 3" in out and "+VERIFY_TLS = False" in out
+    assert out.count("+# Copyright 2023-2024 Shop") == 1
+    assert out.count("... (8 lines omitted: the same change as in src/m00.py) ...") == 39
+    assert "+LIMIT = 400 + 1" in out and "+LIMIT = 405 + 1" not in out
+    assert out.count("... (8 lines omitted: a change like the one in src/limit00.py) ...") == 11
+    assert all(f"diff --git a/src/m{n:02}.py b/src/m{n:02}.py" in out for n in range(40))  # every file header
+    assert out[-2:] == ["53 files changed, 53 insertions(+), 53 deletions(-)", ""]  # the counts of every file
+    # a few changes alike but for their numbers stay: there the numbers are the story
+    few = []
+    for n in range(4):
+        few += _file_diff(f"src/rate{n}.py", f"RATE = 4.{n}0", f"RATE = 4.{n}5")
+    few += _file_diff("src/big.py", "x = 1", "x = 2") * 1
+    text = STRATEGIES["git_diff"]("\n".join(few) + "\n", {"max_diff_lines": 8}, 0).text
+    assert "a change like the one" not in text
+
+
 def test_small_diff_is_unchanged() -> None:
     raw = _raw("git/diff_cached")
     assert STRATEGIES["git_diff"](raw, {"max_diff_lines": 500}, 0) == (raw, Confidence.FULL)
@@ -144,8 +176,20 @@ def test_cut_diff_with_room_for_every_change_adds_context_above_each() -> None:
     first = lines.index("diff --git a/more_itertools/recipes.py b/more_itertools/recipes.py")
     recipes = lines[first : lines.index("diff --git a/setup.cfg b/setup.cfg")]
     hunks = [index for index, line in enumerate(recipes) if line.startswith("@@")]
-    # each hunk: the line above its first change, then the change
-    assert all(recipes[index + 1][:1] == " " and recipes[index + 2][:1] in ("+", "-") for index in hunks)
+    # each hunk: context from above its first change, then the change (or the marker of a change made before)
+    shown = [index for index in hunks if not recipes[index + 1].startswith("... (")]
+    assert len(shown) > len(hunks) / 2
+
+    def opens_with_context_then_changes(index: int) -> bool:
+        body = []
+        for line in recipes[index + 1 :]:
+            if line.startswith(("@@", "diff ", "... (")):
+                break
+            body.append(line)
+        first_change = next(at for at, line in enumerate(body) if line[:1] in ("+", "-"))
+        return first_change >= 1 and all(line[:1] == " " for line in body[:first_change])
+
+    assert all(opens_with_context_then_changes(index) for index in shown)
 
 
 def test_blob_ids_go_only_from_a_cut_diff() -> None:

@@ -25,6 +25,7 @@ from ._common import (
     guarded,
     int_param,
     join_lines,
+    plural,
     split_lines,
 )
 
@@ -39,6 +40,9 @@ _HEADER = _regex.compile(
     r"dissimilarity index |rename from |rename to |copy from |copy to |Binary files |GIT binary patch)"
 )
 _HUNK = _regex.compile(r"^@@@? ")
+_DIGITS = _regex.compile(r"\d+")
+#: hunks alike but for their numbers fold from this many on
+_ALIKE_FROM = 10
 _INDEX = _regex.compile(r"^index [0-9a-f]+(?:,[0-9a-f]+)*\.\.[0-9a-f]+(?: \d+)?$")
 _PLUS_PATH = _regex.compile(r"^\+\+\+ (?:b/)?(?P<path>[^\t]+)")
 #: a plain unified diff's file: ``diff [options] old new`` (gofmt -d, diff -u) before its ``---`` line
@@ -55,6 +59,7 @@ class _FileDiff:
         self.path = paths.split(" b/", 1)[-1] if " b/" in paths else paths.split()[-1]
         self.combined = first_line.startswith(("diff --cc", "diff --combined"))
         self.in_header = True
+        self.folded_counts: tuple[int, int] | None = None  # the counts before repeated hunks were folded
 
     def add(self, line: str) -> None:
         if _HUNK.match(line):
@@ -74,6 +79,8 @@ class _FileDiff:
 
     def counts(self) -> tuple[int, int]:
         """Return (insertions, deletions) in this file's body."""
+        if self.folded_counts is not None:
+            return self.folded_counts
         width = 2 if self.combined else 1
         insertions = deletions = 0
         for line, is_header in self.lines:
@@ -189,6 +196,76 @@ def _budgets(files: list[_FileDiff], limit: int) -> list[int]:
     return budgets
 
 
+def _fold_repeated_hunks(files: list[_FileDiff]) -> None:
+    """Replace the body of each hunk whose changed lines an earlier hunk made already by one marker line.
+
+    A mass edit (a licence header, a renamed import across 300 files) repeats one
+    change, and a series of commits may make one change but for its numbers
+    (``LIMIT_3 = 414`` -> ``414 + 1``, then 434 ...); shown once, the budget goes
+    to the changes that differ, where the one that matters hides (batch 30's
+    ``VERIFY_TLS = False`` among 300 copyright lines, ``MAX_RETRIES = 0`` among
+    150 commits raising a limit).  The hunk header still says where each is.
+    """
+    first_seen: dict[tuple[str, ...], str] = {}
+    shape_seen: dict[tuple[str, ...], str] = {}
+    # alike but for numbers folds only in a series of _ALIKE_FROM or more: in a few, the numbers are the story
+    # (a rate changed from 4.40 to 4.20, then to 4.60: a blind reviewer quoted one)
+    shapes: dict[tuple[str, ...], int] = {}
+    for file_diff in files:
+        width = 2 if file_diff.combined else 1
+        for changed in _hunk_changes(file_diff, width):
+            shape = tuple(_DIGITS.sub("0", row) for row in changed)
+            shapes[shape] = shapes.get(shape, 0) + 1
+    for file_diff in files:
+        width = 2 if file_diff.combined else 1
+        counts = file_diff.counts()
+        lines: list[tuple[str, bool]] = []
+        index = 0
+        while index < len(file_diff.lines):
+            line, is_header = file_diff.lines[index]
+            lines.append((line, is_header))
+            index += 1
+            if not (is_header and _HUNK.match(line)):
+                continue
+            end = index
+            while end < len(file_diff.lines) and not file_diff.lines[end][1]:
+                end += 1
+            body = [row for row, _ in file_diff.lines[index:end]]
+            changed = tuple(row for row in body if row[:width].strip(" "))
+            shape = tuple(_DIGITS.sub("0", row) for row in changed)
+            marker = ""
+            if changed and changed in first_seen:
+                marker = f"... ({plural(len(body), 'line')} omitted: the same change as in {first_seen[changed]}) ..."
+            elif changed and shape in shape_seen and shapes.get(shape, 0) >= _ALIKE_FROM:
+                marker = f"... ({plural(len(body), 'line')} omitted: a change like the one in {shape_seen[shape]}) ..."
+            if marker and len(marker) < sum(len(row) + 1 for row in body):  # a marker longer than the hunk saves nothing
+                lines.append((marker, True))
+            else:
+                if changed:
+                    first_seen.setdefault(changed, file_diff.path)
+                    shape_seen.setdefault(shape, file_diff.path)
+                lines.extend(file_diff.lines[index:end])
+            index = end
+        if len(lines) != len(file_diff.lines):
+            file_diff.lines, file_diff.folded_counts = lines, counts
+
+
+def _hunk_changes(file_diff: _FileDiff, width: int) -> list[tuple[str, ...]]:
+    """Return each hunk's changed lines (without its context), in order."""
+    hunks: list[tuple[str, ...]] = []
+    current: list[str] | None = None
+    for line, is_header in file_diff.lines:
+        if is_header:
+            if current:
+                hunks.append(tuple(current))
+            current = [] if _HUNK.match(line) else None
+        elif current is not None and line[:width].strip(" "):
+            current.append(line)
+    if current:
+        hunks.append(tuple(current))
+    return hunks
+
+
 def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
     """Return the indices (in ``file_diff.lines``) of the body lines to keep.
 
@@ -247,6 +324,8 @@ def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
             return StrategyResult(text, Confidence.FULL)  # `fatal: bad revision 'x'`: nothing to cut
         return fallback(text)
     limit = max(int_param(params, "max_diff_lines", 500), 1)
+    if sum(file_diff.body_size for file_diff in files) > limit:
+        _fold_repeated_hunks(files)
     budgets = iter(_budgets(files, limit))
     out: list[str] = []
     cut_any = False
