@@ -440,7 +440,10 @@ def test_pip_keeps_each_packages_build_result(graph: MatcherGraph) -> None:
                  "  Building wheel for fastcsum (pyproject.toml): finished with status 'error'",
                  "  Building wheel for simplejson (pyproject.toml): finished with status 'done'"):
         assert line in out.split("\n")
-    assert "Building wheel for simplejson (pyproject.toml): started" not in out
+    # and the line each build starts with, above the build's own output (batch 30 asked for it); the other
+    # steps' started/finished pairs go
+    assert "  Building wheel for simplejson (pyproject.toml): started" in out.split("\n")
+    assert "Installing build dependencies: started" not in out
 
 
 def test_a_long_build_keeps_every_compiler_warning(graph: MatcherGraph) -> None:
@@ -741,3 +744,12 @@ def test_apt_keeps_the_version_an_upgrade_replaced(graph: MatcherGraph) -> None:
     assert "Unpacking jq (1.6-2.1+deb12u3) over (1.6-2.1+deb12u1) ..." in output
     fresh = raw.replace(" over (1.6-2.1+deb12u1)", "")
     assert "Unpacking jq" not in graph.filter("apt-get install -y jq", fresh, 0).output
+
+
+def test_grep_v_over_a_log_is_a_log_and_a_builds_wheel_start_stays(graph: MatcherGraph) -> None:
+    # `grep -v INFO app.log` prints every line but the hits: a log, read by the log rules, not a search
+    assert graph.filter("grep -v INFO app.log", _raw("grep/q8_v_info_app_log"), 0).rules == ("log-dedup",)
+    assert graph.filter("grep -v INFO notes.md", "a\nb\n", 0).rules == ()
+    # pip: the line a wheel's build starts with stays above its output (batch 30 asked for it)
+    out = graph.filter(".venv/bin/pip install ./cext 2>&1 | tail -n 60", _raw("pip/q18_cext_build_fails"), 1).output
+    assert "Building wheel for fastcsv (pyproject.toml): started" in out
