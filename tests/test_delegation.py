@@ -29,8 +29,9 @@ def _graph() -> zeph_rules.MatcherGraph:
     return zeph_rules.load(builtin=True, cache=False)
 
 
-#: commands of these tools that neither run tests nor lint: a fetch, a listing, a program's run (make's own rules read them)
-_NOT_A_RUN = re.compile(r"\b(?:cargo\s+(?:fetch|tree|metadata|run)|go\s+(?:list|mod|env|run))\b")
+#: commands of these tools that neither run tests nor lint: a fetch, a listing, a program's run, a report in
+#: JSON for another program (`go vet -json`) (make's own rules read them)
+_NOT_A_RUN = re.compile(r"\b(?:cargo\s+(?:fetch|tree|metadata|run)|go\s+(?:list|mod|env|run)|go\s+vet\s+(?:\S+\s+)*-json)\b")
 
 
 def _cases(tools: tuple[str, ...]) -> list:
