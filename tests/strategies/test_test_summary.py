@@ -826,6 +826,16 @@ def test_rspec_documentation_keeps_failing_and_pending_examples_under_their_grou
     assert "  .parse\n" not in output
 
 
+def test_rspec_cut_above_its_failures_heading_is_left_whole() -> None:
+    # `rspec | tail -n 60`: the output starts inside a failure's report; its indented lines are no outline
+    # of examples (found by cutting the fixture: the diff of a failure went as "passing examples")
+    raw = _raw("rspec/q28b_rspec_progress")
+    cut = "\n".join(raw.split("\n")[-60:])
+    output = test_summary(cut, {}, 1).text
+    assert all(line in output for line in cut.split("\n") if line.strip())
+    assert "passing test" not in output
+
+
 def test_pytest_a_run_that_never_finished_keeps_its_first_and_last_pass() -> None:
     # batch 25: `pytest -v` killed by SIGKILL 40 tests in; no final counts line came
     killed = _summary("pytest/q25_pytest_sigkill", 137)

@@ -19,6 +19,9 @@ _COUNTS = _regex.compile(r"^\d+ examples?, (?P<failures>\d+) failures?\b")
 #: where the reports start: every line from here on stays
 _REPORT = _regex.compile(r"^(?:Pending: |Failures:$|Finished in |Failed examples:$|An error occurred )")
 _MARKED = _regex.compile(r"\((?:FAILED - \d+|PENDING: .*)\)$")
+#: what only a report prints (``  1) Tasks::List sorts ...``, ``Failure/Error:``, ``# ./spec/x_spec.rb:12``): above the
+#: counts line without a report's heading, the output was cut (``| tail``), and nothing there is an outline
+_REPORT_BODY = _regex.compile(r"^\s+(?:\d+\) \S|Failure/Error: |# \./\S+:\d+)")
 
 
 def looks_like_rspec(lines: list[str]) -> bool:
@@ -32,6 +35,9 @@ def summarise_rspec(lines: list[str], max_failures: int, trace_limit: int) -> Re
     report.failures = sum(int(found["failures"]) for line in lines if (found := _COUNTS.match(line)))
     end = next((index for index, line in enumerate(lines) if _REPORT.match(line)), len(lines))
     outline = lines[:end]
+    if any(_REPORT_BODY.match(line) for line in outline):
+        report.lines = lines  # a report cut above its heading: it all stays
+        return report
     indents = [indent_of(line) if line.strip() else -1 for line in outline]
     # a line is a group when the next non-blank line is indented deeper, else an example (a leaf)
     group = [False] * len(outline)
