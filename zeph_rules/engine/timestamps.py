@@ -27,6 +27,7 @@ _PREFIX = _regex.compile(rf"^(?:\[{_STAMP}\]|{_STAMP})(?: |$)")
 #: at least this many lines, and this share of the non-blank ones, must open with a timestamp
 MIN_LINES = 5
 MIN_SHARE = 0.95
+_SAMPLE = 400
 
 
 def split(text: str) -> tuple[list[str], str] | None:
@@ -34,6 +35,10 @@ def split(text: str) -> tuple[list[str], str] | None:
 
     None unless at least ``MIN_SHARE`` of the non-blank lines (and ``MIN_LINES``) open with one.
     """
+    # most output carries no stamps: its first lines say so before a regex runs over megabytes
+    head = [line for line in text[:_SAMPLE * 160].split("\n")[:_SAMPLE] if line.strip()]
+    if sum(1 for line in head if _PREFIX.match(line)) < MIN_SHARE * len(head):
+        return None
     lines = text.split("\n")
     prefixes: list[str] = []
     bare: list[str] = []
