@@ -14,6 +14,7 @@ summary) come before and after them.
 from __future__ import annotations
 
 from .. import _regex
+from .prefixes import first_lines, restore, take_off
 
 #: the tag syntaxes tried, each a regex whose group ``tag`` is the job and which matches the separator too
 _SYNTAXES = (
@@ -30,7 +31,6 @@ _NAMED = _regex.compile(r"[A-Za-z]")
 #: share of the non-blank lines that must carry a tag, and how many jobs there may be
 MIN_SHARE = 0.6
 MAX_JOBS = 30
-_SAMPLE = 400
 
 
 def split(text: str) -> tuple[list[str], list[str], dict[str, list[int]]] | None:
@@ -39,8 +39,8 @@ def split(text: str) -> tuple[list[str], list[str], dict[str, list[int]]] | None
     None unless one syntax tags at least ``MIN_SHARE`` of the non-blank lines
     with two to ``MAX_JOBS`` jobs (a tag on two lines or more, with a letter in it), none a level word.
     """
-    # a runner's output may be megabytes: a syntax that tags too few of its first lines is not read further
-    sample = [line for line in text[:_SAMPLE * 160].split("\n")[:_SAMPLE] if line.strip()]
+    # a syntax that tags too few of the output's first lines is not read further
+    sample = first_lines(text)
     if len(sample) < 6:
         return None
     lines: list[str] = []
@@ -51,18 +51,11 @@ def split(text: str) -> tuple[list[str], list[str], dict[str, list[int]]] | None
         if not lines:
             lines = text.split("\n")
             non_blank = sum(1 for line in lines if line.strip())
-        prefixes: list[str] = []
-        bare: list[str] = []
+        prefixes, bare, found = take_off(lines, syntax)
         jobs: dict[str, list[int]] = {}
-        for number, line in enumerate(lines):
-            found = syntax.match(line)
-            if found is None:
-                prefixes.append("")
-                bare.append(line)
-                continue
-            prefixes.append(found.group())
-            bare.append(line[found.end():])
-            jobs.setdefault(found["tag"], []).append(number)
+        for number, match in enumerate(found):
+            if match is not None:
+                jobs.setdefault(match["tag"], []).append(number)
         # a tag on one line is no job's (turbo's closing "Failed:    @shop/api#test"): the line is the runner's
         for tag in [tag for tag, numbers in jobs.items() if len(numbers) < 2]:
             number = jobs.pop(tag)[0]
@@ -79,8 +72,6 @@ def split(text: str) -> tuple[list[str], list[str], dict[str, list[int]]] | None
 
 def retag(prefixes: list[str], bare: list[str], numbers: list[int], kept: str) -> list[str]:
     """Tag again each line of ``kept`` (what the rules kept of one job's ``numbers``) as it was tagged."""
-    from .timestamps import restore
-
     tag = prefixes[numbers[0]].rstrip("\t ")
     # a line the rules wrote (a marker) gets the job's tag, so it says whose lines it stands for
     return restore(((prefixes[number], bare[number]) for number in numbers), kept.split("\n"),

@@ -11,10 +11,7 @@ order).  Markers and lines a rule wrote get none.
 from __future__ import annotations
 
 from .. import _regex
-
-TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
-if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+from .prefixes import first_lines, restore, take_off
 
 #: ISO 8601 (``2026-11-26T21:53:02.538870Z``, ``2026-11-26 21:53:02,538``), syslog's and ``ts``'s default
 #: (``Nov 26 21:53:03``) and a bare clock (``ts -s``'s ``00:00:01``), alone or in brackets, then a space
@@ -27,7 +24,6 @@ _PREFIX = _regex.compile(rf"^(?:\[{_STAMP}\]|{_STAMP})(?: |$)")
 #: at least this many lines, and this share of the non-blank ones, must open with a timestamp
 MIN_LINES = 5
 MIN_SHARE = 0.95
-_SAMPLE = 400
 
 
 def split(text: str) -> tuple[list[str], str] | None:
@@ -36,25 +32,13 @@ def split(text: str) -> tuple[list[str], str] | None:
     None unless at least ``MIN_SHARE`` of the non-blank lines (and ``MIN_LINES``) open with one.
     """
     # most output carries no stamps: its first lines say so before a regex runs over megabytes
-    head = [line for line in text[:_SAMPLE * 160].split("\n")[:_SAMPLE] if line.strip()]
+    head = first_lines(text)
     if sum(1 for line in head if _PREFIX.match(line)) < MIN_SHARE * len(head):
         return None
     lines = text.split("\n")
-    prefixes: list[str] = []
-    bare: list[str] = []
-    stamped = non_blank = 0
-    for line in lines:
-        found = _PREFIX.match(line)
-        if line.strip():
-            non_blank += 1
-        if found is None:
-            prefixes.append("")
-            bare.append(line)
-            continue
-        stamped += 1
-        prefixes.append(found.group())
-        bare.append(line[found.end():])
-    if stamped < MIN_LINES or stamped < MIN_SHARE * non_blank:
+    prefixes, bare, found = take_off(lines, _PREFIX)
+    stamped = sum(1 for match in found if match)
+    if stamped < MIN_LINES or stamped < MIN_SHARE * sum(1 for line in lines if line.strip()):
         return None
     return prefixes, "\n".join(bare)
 
@@ -63,21 +47,3 @@ def reattach(prefixes: list[str], bare: str, kept: str) -> str:
     """Give each line of ``kept`` (the rules' output of ``bare``) the timestamp its line had."""
     pairs = [(prefix, line) for prefix, line in zip(prefixes, bare.split("\n")) if prefix and line.strip()]
     return "\n".join(restore(pairs, kept.split("\n"), lambda line: line))
-
-
-def restore(pairs: Iterable[tuple[str, str]], kept: list[str], unmatched: Callable[[str], str]) -> list[str]:
-    """Put back on each line of ``kept`` the prefix that a line equal to it had in ``pairs`` (prefix, line).
-
-    Equal lines take their prefixes in order; a line no pair has (a marker a
-    rule wrote) is ``unmatched(line)``.
-    """
-    from collections import deque
-
-    queues: dict[str, deque[str]] = {}
-    for prefix, line in pairs:
-        queues.setdefault(line, deque()).append(prefix)
-    out = []
-    for line in kept:
-        queue = queues.get(line)
-        out.append(queue.popleft() + line if queue else unmatched(line))
-    return out
