@@ -210,59 +210,46 @@ def _fold_repeated_hunks(files: list[_FileDiff]) -> None:
     shape_seen: dict[tuple[str, ...], str] = {}
     # alike but for numbers folds only in a series of _ALIKE_FROM or more: in a few, the numbers are the story
     # (a rate changed from 4.40 to 4.20, then to 4.60: a blind reviewer quoted one)
+    hunks = {id(file_diff): _hunks(file_diff) for file_diff in files}
     shapes: dict[tuple[str, ...], int] = {}
     for file_diff in files:
-        width = 2 if file_diff.combined else 1
-        for changed in _hunk_changes(file_diff, width):
-            shape = tuple(_DIGITS.sub("0", row) for row in changed)
+        for _, _, _, shape in hunks[id(file_diff)]:
             shapes[shape] = shapes.get(shape, 0) + 1
     for file_diff in files:
-        width = 2 if file_diff.combined else 1
         counts = file_diff.counts()
         lines: list[tuple[str, bool]] = []
-        index = 0
-        while index < len(file_diff.lines):
-            line, is_header = file_diff.lines[index]
-            lines.append((line, is_header))
-            index += 1
-            if not (is_header and _HUNK.match(line)):
-                continue
-            end = index
-            while end < len(file_diff.lines) and not file_diff.lines[end][1]:
-                end += 1
-            body = [row for row, _ in file_diff.lines[index:end]]
-            changed = tuple(row for row in body if row[:width].strip(" "))
-            shape = tuple(_DIGITS.sub("0", row) for row in changed)
+        done = 0  # where in ``file_diff.lines`` the lines not yet copied start
+        for start, end, changed, shape in hunks[id(file_diff)]:
+            body = [row for row, _ in file_diff.lines[start:end]]
             marker = ""
-            if changed and changed in first_seen:
+            if changed in first_seen:
                 marker = f"... ({plural(len(body), 'line')} omitted: the same change as in {first_seen[changed]}) ..."
-            elif changed and shape in shape_seen and shapes.get(shape, 0) >= _ALIKE_FROM:
+            elif shape in shape_seen and shapes[shape] >= _ALIKE_FROM:
                 marker = f"... ({plural(len(body), 'line')} omitted: a change like the one in {shape_seen[shape]}) ..."
             if marker and len(marker) < sum(len(row) + 1 for row in body):  # a marker longer than the hunk saves nothing
-                lines.append((marker, True))
+                lines += [*file_diff.lines[done:start], (marker, True)]
+                done = end
             else:
-                if changed:
-                    first_seen.setdefault(changed, file_diff.path)
-                    shape_seen.setdefault(shape, file_diff.path)
-                lines.extend(file_diff.lines[index:end])
-            index = end
-        if len(lines) != len(file_diff.lines):
-            file_diff.lines, file_diff.folded_counts = lines, counts
+                first_seen.setdefault(changed, file_diff.path)
+                shape_seen.setdefault(shape, file_diff.path)
+        if done:
+            file_diff.lines, file_diff.folded_counts = lines + file_diff.lines[done:], counts
 
 
-def _hunk_changes(file_diff: _FileDiff, width: int) -> list[tuple[str, ...]]:
-    """Return each hunk's changed lines (without its context), in order."""
-    hunks: list[tuple[str, ...]] = []
-    current: list[str] | None = None
-    for line, is_header in file_diff.lines:
-        if is_header:
-            if current:
-                hunks.append(tuple(current))
-            current = [] if _HUNK.match(line) else None
-        elif current is not None and line[:width].strip(" "):
-            current.append(line)
-    if current:
-        hunks.append(tuple(current))
+def _hunks(file_diff: _FileDiff) -> list[tuple[int, int, tuple[str, ...], tuple[str, ...]]]:
+    """Return each hunk that changes something: where its body starts and ends in ``file_diff.lines``, its
+    changed lines (without the context) and their shape (every number a 0)."""
+    width = 2 if file_diff.combined else 1
+    hunks = []
+    for index, (line, is_header) in enumerate(file_diff.lines):
+        if not (is_header and _HUNK.match(line)):
+            continue
+        end = index + 1
+        while end < len(file_diff.lines) and not file_diff.lines[end][1]:
+            end += 1
+        changed = tuple(row for row, _ in file_diff.lines[index + 1 : end] if row[:width].strip(" "))
+        if changed:
+            hunks.append((index + 1, end, changed, tuple(_DIGITS.sub("0", row) for row in changed)))
     return hunks
 
 
