@@ -38,10 +38,7 @@ _GTEST_FAILED = _regex.compile(r"^\[  FAILED  \] \S.* \(\d+ ms\)$")
 def looks_like_ctest(lines: list[str]) -> bool:
     """Return whether the output comes from ctest or a GoogleTest binary."""
     for line in lines:
-        if _CTEST_RESULT.match(line) or _CTEST_TOTALS.match(line):
-            return True
-        numbered = _NUMBERED.match(line)
-        if _RUN.match(line[numbered.end():] if numbered else line):
+        if _CTEST_RESULT.match(line) or _CTEST_TOTALS.match(line) or _RUN.match(_unnumbered(line)):
             return True
     return False
 

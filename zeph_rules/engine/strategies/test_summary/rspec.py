@@ -11,7 +11,7 @@ the ``Failed examples:`` list (``rspec ./spec/x_spec.rb:12 # ...``) stay whole.
 from __future__ import annotations
 
 from .... import _regex
-from .._common import indent_of
+from .._common import indent_of, plural
 from ._shared import FEW_RESULTS, Report, tidy
 
 #: ``1063 examples, 6 failures, 2 pending`` (``1 example, 0 failures``, ``, 1 error occurred outside of examples``)
@@ -71,6 +71,6 @@ def summarise_rspec(lines: list[str], max_failures: int, trace_limit: int) -> Re
                 keep[parent] = True
     headings = sum(1 for index in range(len(outline)) if group[index] and not keep[index])
     if headings:
-        report.also_omitted.append(f"{headings} group heading{'s' if headings != 1 else ''} with only passing examples")
+        report.also_omitted.append(plural(headings, "group heading") + " with only passing examples")
     report.lines = tidy([line for index, line in enumerate(outline) if keep[index]] + lines[end:])
     return report
