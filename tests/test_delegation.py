@@ -34,8 +34,14 @@ def _graph() -> zeph_rules.MatcherGraph:
 _NOT_A_RUN = re.compile(r"\b(?:cargo\s+(?:fetch|tree|metadata|run)|go\s+(?:list|mod|env|run)|go\s+vet\s+(?:\S+\s+)*-json)\b")
 
 
+@functools.cache
+def _all_cases() -> dict:
+    """Every fixture case by name, read once for the module (reading them all takes a second)."""
+    return {case.name: case for case in _goldens.load_cases()}
+
+
 def _cases(tools: tuple[str, ...]) -> list:
-    return [case for case in _goldens.load_cases()
+    return [case for case in _all_cases().values()
             if case.name.split("/")[0] in tools and case.must_survive and not _NOT_A_RUN.search(case.command)]
 
 
@@ -55,22 +61,21 @@ def test_every_must_survive_line_survives_behind_a_task_runner(runner: str, tool
 
 def test_the_output_picks_the_rules() -> None:
     graph = _graph()
-    cargo = _goldens.load_cases()
-    raw = next(case.raw for case in cargo if case.name == "cargo/test_fail")
+    raw = _all_cases()["cargo/test_fail"].raw
     assert graph.filter("make test", raw, 2).rules == graph.filter("cargo test", raw, 2).rules
-    pytest_raw = next(case.raw for case in cargo if case.name == "pytest/fail")
+    pytest_raw = _all_cases()["pytest/fail"].raw
     assert graph.filter("./scripts/test.sh", pytest_raw, 1).rules == graph.filter("pytest", pytest_raw, 1).rules
     # an interpreter running a test script is a runner too
-    unittest_raw = next(case.raw for case in cargo if case.name == "unittest/q19_cachetools_unittest_v")
+    unittest_raw = _all_cases()["unittest/q19_cachetools_unittest_v"].raw
     assert graph.filter("python3 runtests.py", unittest_raw, 1).rules == graph.filter(
         "python3 -m unittest -v", unittest_raw, 1).rules
     # a C build shows no tool: make's own rules
-    c_build = next(case.raw for case in cargo if case.name == "make/q14_warnings")
+    c_build = _all_cases()["make/q14_warnings"].raw
     assert graph.filter("make", c_build, 0).rules == ("make-diagnostics", "make-progress", "make")
 
 
 def test_what_the_runner_prints_around_the_tool_stays() -> None:
-    raw = "cargo test --all\n" + next(c.raw for c in _goldens.load_cases() if c.name == "cargo/test_fail")
+    raw = "cargo test --all\n" + _all_cases()["cargo/test_fail"].raw
     raw += "make: *** [Makefile:4: test] Error 101\n"
     out = _graph().filter("make test", raw, 2).output
     assert "make: *** [Makefile:4: test] Error 101" in out
@@ -108,13 +113,13 @@ def test_only_runners_get_the_tools_rules_in_their_plan() -> None:
 
 def test_a_shown_tool_without_rules_leaves_the_output_whole() -> None:
     # shellcheck's default format has no rule: behind make it is left as shellcheck's own is
-    raw = next(c.raw for c in _goldens.load_cases() if c.name == "shellcheck/q9_etc_initd")
+    raw = _all_cases()["shellcheck/q9_etc_initd"].raw
     result = _graph().filter("make lint", raw, 1)
     assert result.rules == () and result.output == sanitize(raw)
 
 
 def test_tox_and_nox_are_runners_whatever_their_environment_runs() -> None:
-    cases = {case.name: case for case in _goldens.load_cases()}
+    cases = _all_cases()
     graph = _graph()
     lint, tests = cases["tox/q20_e_lint_recreate"], cases["tox/q20_e_py311"]
     assert graph.filter(lint.command, lint.raw, lint.exit_code).rules == ("linters",)
@@ -134,18 +139,18 @@ def test_a_long_output_is_read_at_its_ends() -> None:
 def test_a_command_whose_own_rules_read_the_output_keeps_them() -> None:
     # `npx eslint` is a runner's command (npx), and eslint's findings are the linters' signature: its own
     # rules (node's internal frames as well as the linters') already read them, and stay
-    raw = next(c.raw for c in _goldens.load_cases() if c.name == "eslint/q7_stylish_express")
+    raw = _all_cases()["eslint/q7_stylish_express"].raw
     graph = _graph()
     assert graph.filter("npx eslint lib", raw, 1).rules == ("node-internal-frames", "linters")
     # `npx nx test web` names no tool its rules know: jest's output gets jest's rules
-    jest = next(c.raw for c in _goldens.load_cases() if c.name == "jest/q19_npx_jest_verbose")
+    jest = _all_cases()["jest/q19_npx_jest_verbose"].raw
     assert graph.filter("npx nx test web", jest, 1).rules == graph.filter("npx jest", jest, 1).rules
 
 
 def test_a_chain_whose_last_command_never_ran_gets_the_rules_of_the_tool_shown() -> None:
     # `cargo fmt --check && cargo test`: the check failed, so cargo test never ran; cargo-test's
     # rules fall back on rustfmt's diff, and the fmt check's read it
-    cases = {case.name: case for case in _goldens.load_cases()}
+    cases = _all_cases()
     graph = _graph()
     diff = cases["cargo/q22b_fmt_check_errs"].raw
     chained, alone = graph.filter("cargo fmt --check && cargo test", diff, 1), graph.filter("cargo fmt --check", diff, 1)
@@ -162,7 +167,7 @@ def test_a_chain_whose_last_command_never_ran_gets_the_rules_of_the_tool_shown()
 
 
 def test_a_googletest_binary_run_by_its_path_gets_the_ctest_summary() -> None:
-    cases = {case.name: case for case in _goldens.load_cases()}
+    cases = _all_cases()
     case = cases["gtest/q28b_gtest_filter_exclude_crash"]
     result = _graph().filter(case.command, case.raw, case.exit_code)
     assert case.command.startswith("./build/tests") and result.rules == ("ctest", "ctest-summary")
@@ -172,7 +177,7 @@ def test_a_googletest_binary_run_by_its_path_gets_the_ctest_summary() -> None:
 def test_a_runners_tagged_jobs_are_filtered_job_by_job_and_grouped() -> None:
     # batch 28: `turbo run test --continue`: four packages' jest, vitest and node --test lines interleave,
     # each tagged "@shop/pkg:test: "; each job gets its tool's rules and its lines come together
-    cases = {case.name: case for case in _goldens.load_cases()}
+    cases = _all_cases()
     case = cases["turbo/q28_turbo_run_test_continue"]
     result = _graph().filter(case.command, case.raw, case.exit_code)
     assert "js-test" in result.rules and result.filtered_bytes < result.raw_bytes * 0.85
