@@ -90,3 +90,34 @@ def test_wide_line_check_naive(benchmark) -> None:  # type: ignore[no-untyped-de
     text = _log_5mb()
     benchmark.name = "filter.wide_lines.split.5mb"
     assert benchmark(lambda: max(map(len, text.split("\n"))) > WIDE_LINE) is False
+
+
+def _build_100k() -> str:
+    return "".join(f"gcc -c -O2 src/file{n}.c -o build/file{n}.o\n" for n in range(100_000))
+
+
+def test_prefix_look_by_first_lines(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """Whether a runner's 100,000-line build carries a timestamp or a job's tag on every line (it does not):
+    the look at its first 400 lines that timestamps.split and streams.split start with."""
+    from zeph_rules.engine import streams, timestamps
+
+    text = _build_100k()
+    benchmark.name = "filter.prefixes.first_lines.100k"
+    assert benchmark(lambda: (timestamps.split(text), streams.split(text))) == (None, None)
+
+
+def test_prefix_look_naive(benchmark) -> None:  # type: ignore[no-untyped-def]
+    """The same look by matching every line: what reading the first lines first replaced."""
+    from zeph_rules.engine import prefixes, streams, timestamps
+
+    text = _build_100k()
+    benchmark.name = "filter.prefixes.every_line.100k"
+
+    def every_line() -> int:
+        lines = text.split("\n")
+        found = prefixes.take_off(lines, timestamps._PREFIX)[2]
+        for syntax in streams._SYNTAXES:
+            found += prefixes.take_off(lines, syntax)[2]
+        return sum(1 for match in found if match)
+
+    assert benchmark(every_line) == 0
