@@ -84,6 +84,44 @@ def test_a_repeated_change_is_shown_once_and_the_budget_goes_to_the_others() -> 
     assert "a change like the one" not in text
 
 
+def test_a_cut_that_saves_less_than_its_marker_is_not_made() -> None:
+    # 150 small files share 150 lines: a line each, and a marker naming the file is longer than what it cuts
+    lines = []
+    for n in range(150):
+        path = f"src/handlers/webhook_{n:03}.py"
+        name = chr(97 + n // 26) + chr(97 + n % 26)  # changes that differ in more than their numbers: none folds
+        lines += [f"diff --git a/{path} b/{path}", "index 1111111..2222222 100644", f"--- a/{path}", f"+++ b/{path}",
+                  "@@ -3,7 +3,7 @@", " X = 1", " Y = 2", " Z = 3", f"-N = '{name}'", f"+N = '{name}!'", " U = 4",
+                  " V = 5", " W = 6"]
+    raw = "\n".join(lines) + "\n"
+    result = STRATEGIES["git_diff"](raw, {"max_diff_lines": 150}, 0)
+    assert "omitted in src/handlers/" not in result.text
+    assert result.text.count(" W = 6") == 150  # every body whole
+    # it is a cut diff all the same: the blob ids go, counted, and the stat line closes it
+    assert "index 1111111..2222222 100644" not in result.text
+    assert result.text.endswith("... (150 index lines (blob ids) omitted) ...\n150 files changed, 150 insertions(+), 150 deletions(-)\n")
+    assert len(result.text) < len(raw)
+
+
+def test_commits_folded_under_the_limit_are_still_a_cut_diff() -> None:
+    # `git log -p` of 30 commits that each raise a limit, and one that matters: folded, the bodies fit the
+    # limit, but the diff was over it; the blob ids go, and the result is shorter than the input
+    lines = []
+    for n in range(30):
+        lines += [f"commit {n:040x}", "Author: Dana <dana@example.com>", "Date:   Wed Jun 26 08:00:00 2024 +0000", "",
+                  f"    limit{n:02}: raise LIMIT by one", ""]
+        lines += _file_diff(f"src/limit{n:02}.py", f"LIMIT = {400 + n}", f"LIMIT = {400 + n} + 1") + [""]
+    lines += ["commit " + "f" * 40, "Author: Dana <dana@example.com>", "Date:   Wed Jun 26 09:00:00 2024 +0000", "",
+              "    settings: tidy", ""] + _file_diff("src/settings.py", "MAX_RETRIES = 3", "MAX_RETRIES = 0")
+    raw = "\n".join(lines) + "\n"
+    result = STRATEGIES["git_diff"](raw, {"max_diff_lines": 150}, 0)
+    assert result.confidence is Confidence.PARTIAL
+    assert "+MAX_RETRIES = 0" in result.text and "-MAX_RETRIES = 3" in result.text
+    assert result.text.count("a change like the one in src/limit00.py") == 29
+    assert "index 1111111..2222222" not in result.text
+    assert len(result.text) < len(raw)
+
+
 def test_small_diff_is_unchanged() -> None:
     raw = _raw("git/diff_cached")
     assert STRATEGIES["git_diff"](raw, {"max_diff_lines": 500}, 0) == (raw, Confidence.FULL)

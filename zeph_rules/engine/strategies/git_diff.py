@@ -299,6 +299,20 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
     return kept
 
 
+def _omitted_marker(count: int, path: str) -> str:
+    return f"... ({plural(count, 'line')} omitted in {path}) ..."
+
+
+def _cut_pays(file_diff: _FileDiff, kept: set[int]) -> bool:
+    """Tell whether cutting ``file_diff``'s body to ``kept`` saves more than its marker costs.
+
+    Among 150 small files, a fair share is a line or two each, and a marker
+    naming the file is longer than the six lines it would stand for.
+    """
+    omitted = [line for index, (line, is_header) in enumerate(file_diff.lines) if not is_header and index not in kept]
+    return sum(len(line) + 1 for line in omitted) > len(_omitted_marker(len(omitted), file_diff.path)) + 1
+
+
 def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
     if not text.strip():
         return StrategyResult(text, Confidence.FULL)  # no changes: git prints nothing
@@ -311,12 +325,14 @@ def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
             return StrategyResult(text, Confidence.FULL)  # `fatal: bad revision 'x'`: nothing to cut
         return fallback(text)
     limit = max(int_param(params, "max_diff_lines", 500), 1)
-    if sum(file_diff.body_size for file_diff in files) > limit:
+    # over the limit before any fold: the diff is a cut one, whose blob ids go even when folding alone
+    # brought it under (150 commits each raising a limit: folded, they fit)
+    over_budget = sum(file_diff.body_size for file_diff in files) > limit
+    if over_budget:
         _fold_repeated_hunks(files)
     budgets = iter(_budgets(files, limit))
     out: list[str] = []
-    cut_any = False
-    over_budget = sum(file_diff.body_size for file_diff in files) > limit
+    cut_any = any(file_diff.folded_counts is not None for file_diff in files)
     plain = not commits and not any(_FILE_START.match(file_diff.lines[0][0]) for file_diff in files)
     metadata = blob_lines = 0
     for section in sections:
@@ -328,6 +344,8 @@ def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
         for file_diff in section.files:
             budget = next(budgets)
             kept = _kept_body(file_diff, budget) if budget < file_diff.body_size else None
+            if kept is not None and not _cut_pays(file_diff, kept):
+                kept = None
             omitted = 0
             for index, (line, is_header) in enumerate(file_diff.lines):
                 if over_budget and is_header and _INDEX.match(line):
@@ -338,7 +356,7 @@ def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
                     omitted += 1
             if omitted:
                 cut_any = True
-                out.append(f"... ({omitted} line{'s' if omitted != 1 else ''} omitted in {file_diff.path}) ...")
+                out.append(_omitted_marker(omitted, file_diff.path))
         if section.files and not plain:
             out.append(_stat_line(section.files))
         out.extend(section.trailer)
