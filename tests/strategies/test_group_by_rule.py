@@ -60,6 +60,21 @@ def test_a_head_with_no_blank_line_before_it_starts_its_own_block() -> None:
     assert "  --> src/report.rs:9:13" in result.text or " --> src/report.rs:9:13" in result.text
 
 
+def test_a_block_ends_at_a_line_no_block_has_at_its_margin() -> None:
+    # `make -j` building a Rust crate and C files at once: rustc's block, then gcc's lines with no blank
+    # line between (gcc never prints one); gcc's error is a diagnostic of its own and keeps its code line
+    rust = _raw("cargo/build_warnings").split("\n")
+    head = next(index for index, line in enumerate(rust) if line.startswith("warning: "))
+    block = rust[head : rust.index("", head)]
+    assert len(block) > 3 and block[1].lstrip().startswith("-->")
+    gcc = _raw("make/build_error")
+    result = group_by_rule("\n".join(block) + "\n" + gcc, {"require_diagnostics": False}, 2)
+    assert "    6 |     if (port <= 0 || port > 65535) {" in result.text  # the error's quoted line
+    assert "cc -Wall -Wextra -O2 -std=c11 -c src/parse.c -o build/parse.o" in result.text
+    assert "make: *** [Makefile:11: build/parse.o] Error 1" in result.text
+    assert block[0] in result.text
+
+
 def test_errors_are_never_grouped() -> None:
     raw = _raw("cargo/clippy_error")
     result = group_by_rule(raw, {}, 101)

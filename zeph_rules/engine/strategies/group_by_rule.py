@@ -124,6 +124,9 @@ _OWN_CRATE = _regex.compile(r"^\s*(?:Compiling|Checking) \S+ v\S+ \((?:/|[A-Za-z
 #: a code frame's opening line, a bare gutter ("   |"), and its numbered lines at column 0 ("14 | code")
 _FRAME_OPEN = _regex.compile(r"^\s+\|\s*$")
 _NUMBERED_GUTTER = _regex.compile(r"^\d+ +[|│]")
+#: what a block's lines (rustc's, ruff's full format) may have at the margin: a numbered gutter or a fix's
+#: numbered line, ``...``, a bare gutter, ``= note``, ``help:``/``note:``, the rule between two fixes
+_BLOCK_MARGIN = _regex.compile(r"^(?:\d+\s*[|│+~-]|\.\.\.|[|│=]|(?:note|help|suggestion)(?:\[\w+\])?:|-{10,}$)")
 # gcc names the enclosing function before its diagnostics; the line travels with the next one
 _CONTEXT = _regex.compile(
     r"^\S+: In (?:function|member function|constructor|destructor|instantiation of|static member function) .*:$"
@@ -248,13 +251,15 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
             if not line.strip():
                 current = None
                 continue
-            if not _starts_block(lines, index):
+            if not _starts_block(lines, index) and (line[:1].isspace() or _BLOCK_MARGIN.match(line)):
                 if _ARROW.match(line) and current.location is None:
                     current.location = _ARROW.match(line)["location"]  # type: ignore[index]
                 current.lines.append(line)
                 continue
-            # a head where the blank line should have been (a trimmed or interleaved output): a
-            # block of its own, never an excerpt line of the one before, which would be cut with it
+            # a head where the blank line should have been (a trimmed or interleaved output), or a line no
+            # block has at its margin (gcc's next diagnostic, make's verdict, where no blank line ever
+            # comes): the block ends, and the line is read for what it is, never as an excerpt line of
+            # the block, which would be cut with it
             current = None
         if current is not None and current.ends_at_head:
             if not line.strip() or not (_TSC_PRETTY.match(line) or _SUMMARY.match(line)):
