@@ -51,6 +51,15 @@ def test_tree_keeps_its_top_level_and_ls_r_its_headers() -> None:
     assert all(f"src/{'d' * d}:\n" in out for d in range(10))
 
 
+def test_a_line_outside_a_trees_drawing_does_not_hide_its_top_level() -> None:
+    # `tree` killed, or an error of its walk, in the middle of the drawing: at the margin, but no entry
+    tree = "".join(f"├── dir{'x' * d}\n" + "".join(f"│   ├── f{'y' * (d * 10 + i)}.py\n" for i in range(10)) for d in range(10))
+    lines = tree.split("\n")
+    lines.insert(50, "tree: node_modules/.cache: Permission denied")
+    out = truncate("\n".join(lines), {"max_lines": 20, "head": 5, "tail": 5}, 0).text
+    assert all(f"├── dir{'x' * d}\n" in out for d in range(10))
+
+
 def test_missing_final_newline_and_empty_input() -> None:
     text = _distinct(20).rstrip("\n")
     lines = text.split("\n")

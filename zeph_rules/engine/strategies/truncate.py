@@ -56,6 +56,8 @@ _TROUBLE_CAP = 200
 #: lines unlike any other are landmarks only while they are at most one in this many of the middle
 _LANDMARK_SHARE = 4
 _TREE_PREFIX = _regex.compile(r"^(?:[│|]\s{2,3}|\s{4}|[├└`]──\s?|[├└]── |\|-- |`-- )*")
+#: a line of a ``tree`` drawing: its entry's branch, under its parents' bars
+_TREE_BRANCH = _regex.compile(r"^(?:[│|]\s{2,3}|\s{4})*(?:[├└`]──|\|--)")
 
 
 def _shapes(lines: list[str]) -> list[str]:
@@ -209,6 +211,11 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: i
         keep.update(_largest(lines, middle, largest))
     budget = head + tail
     depths = {index: _depth(lines[index]) for index in middle}
+    branches = {index: depth for index, depth in depths.items() if _TREE_BRANCH.match(lines[index])}
+    if branches:
+        # a tree's structure is its branch lines: a line in the middle without one (`Killed`, an error
+        # of the walk) is no top level, and must not hide the real one
+        depths = branches
     shallowest = min(depths.values(), default=0)
     shapes = _shapes(lines)
     shape_count: dict[str, int] = {}
@@ -218,7 +225,7 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: i
     top = min(path_depths.values(), default=0)
     kinds = (
         [index for index in middle if _HEADER.match(lines[index])],
-        [index for index in middle if depths[index] == shallowest and lines[index].strip()]
+        [index for index, depth in depths.items() if depth == shallowest and lines[index].strip()]
         if shallowest < max(depths.values(), default=0) else [],
         [index for index, depth in path_depths.items() if depth == top]
         if 2 * len(path_depths) >= len(middle) and top < max(path_depths.values(), default=0) else [],
