@@ -39,6 +39,12 @@ def test_status_with_no_recognisable_shape_falls_back() -> None:
     assert STRATEGIES["git_status"](text, {}, 0).confidence is Confidence.FALLBACK
 
 
+def test_a_git_error_instead_of_a_status_is_understood() -> None:
+    raw = _raw("git/q31_bad_config_line")
+    assert raw.startswith("fatal: bad config line 9 in file .git/config")
+    assert STRATEGIES["git_status"](raw, {}, 128) == (raw, Confidence.FULL)
+
+
 def test_short_status_is_kept() -> None:
     raw = _raw("git/status_short_branch")
     assert STRATEGIES["git_status"](raw, {}, 0) == (raw, Confidence.FULL)

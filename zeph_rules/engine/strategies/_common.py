@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 #: a whole run of hex characters holding a digit (a number, a hex id, ``sha256`` not, ``7f3a`` yes);
 #: anchored at the run's start, so a run without a digit ("deadbeef", "aaaa...") costs one scan
 #: instead of one per position -- unanchored, a 5 MB line of letters took minutes
+#: git refusing before it prints anything of its own (``fatal: bad config line 9 in file .git/config``,
+#: ``fatal: not a git repository``): understood, and nothing to cut
+GIT_MESSAGE = _regex.compile(r"^(?:fatal|error|warning|usage): ")
 NUMBERISH = _regex.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
 
 

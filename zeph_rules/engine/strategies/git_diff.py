@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from ... import _regex
 from ._common import (
+    GIT_MESSAGE,
     Confidence,
     StrategyResult,
     fallback,
@@ -104,7 +105,6 @@ _DECLARATION = _regex.compile(
 _COMMIT = _regex.compile(r"^commit [0-9a-f]{7,64}(?:\s|$)")
 #: per-commit metadata that ``git log`` output without patches loses too (see the git-log rule): who
 #: committed and when, beside the author and the date, which stay
-_GIT_MESSAGE = _regex.compile(r"^(?:fatal|error|warning|usage): ")
 _BODY_STARTS = (" ", "+", "-", "@", "\\")
 _METADATA = _regex.compile(r"^(?:AuthorDate|Commit|CommitDate):\s")
 
@@ -321,7 +321,7 @@ def _git_diff(text: str, params: Mapping[str, Any], exit_code: int | None) -> St
     files = [file_diff for section in sections for file_diff in section.files]
     commits = sum(1 for section in sections if section.header and _COMMIT.match(section.header[0]))
     if not files and not commits:
-        if _GIT_MESSAGE.match(next(line for line in lines if line.strip())):
+        if GIT_MESSAGE.match(next(line for line in lines if line.strip())):
             return StrategyResult(text, Confidence.FULL)  # `fatal: bad revision 'x'`: nothing to cut
         return fallback(text)
     limit = max(int_param(params, "max_diff_lines", 500), 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ... import _regex
 from ._common import (
+    GIT_MESSAGE,
     Confidence,
     StrategyResult,
     fallback,
@@ -98,6 +99,8 @@ def _git_status(text: str, params: Mapping[str, Any], exit_code: int | None) -> 
     if entries and all(_SHORT_ENTRY.match(line) or _SHORT_BRANCH.match(line) for line in entries):
         # The short format is already one line per path: nothing to cut.
         return StrategyResult(text, Confidence.FULL)
+    if entries and GIT_MESSAGE.match(entries[0]):
+        return StrategyResult(text, Confidence.FULL)  # `fatal: bad config line 9 in file .git/config`
     return fallback(text)
 
 
