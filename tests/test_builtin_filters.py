@@ -576,7 +576,7 @@ def test_cargo_options_before_the_subcommand_and_cross(graph: MatcherGraph, comm
         ("npm --silent test", ("js-test", "node-internal-frames")),
         ("yarn --cwd web test", ("js-test", "node-internal-frames")),
         ("npm --prefix web run build", ("node-internal-frames", "js-build")),
-        ("npm --no-audit install", ("npm-install",)),
+        ("npm --no-audit install", ("npm-install", "npm-usage-error")),
         ("npm --version", ()),
     ],
 )

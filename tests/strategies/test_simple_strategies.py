@@ -209,6 +209,21 @@ def test_strip_noise_until_keeps_the_rest_from_the_first_match_on() -> None:
     )
 
 
+def test_strip_noise_since_and_until_bound_the_block_that_is_stripped() -> None:
+    # npm's usage after a usage error: the error above it and the log line below it stay
+    text = ("npm error code EUSAGE\nnpm error Missing: uuid@11.0.3 from lock file\nnpm error Usage:\nnpm error npm ci\n"
+            "npm error   --omit\nnpm error Run \"npm help ci\" for more info\nnpm error A complete log\n")
+    params = {"patterns": ["^npm error"], "since": "^npm error Usage:$", "until": "^npm error Run ", "label": "usage line"}
+    assert STRATEGIES["strip_noise"](text, params, 1).text == (
+        "npm error code EUSAGE\nnpm error Missing: uuid@11.0.3 from lock file\nnpm error Run \"npm help ci\" for more info\n"
+        "npm error A complete log\n... (3 usage lines stripped) ...\n"
+    )
+    # no line where the block starts: nothing goes
+    assert STRATEGIES["strip_noise"]("npm error code E404\nnpm error 404 Not Found\n", params, 1) == (
+        "npm error code E404\nnpm error 404 Not Found\n", Confidence.FULL
+    )
+
+
 def test_strip_noise_label_names_what_the_marker_counts() -> None:
     text = "".join(f"{i}/12 Test #{i}: t{i} ... Passed\n" for i in range(1, 13)) + "100% tests passed\n"
     params = {"patterns": [r"Passed$"], "label": "passing test"}

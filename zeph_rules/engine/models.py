@@ -62,6 +62,8 @@ class StripNoise(Strict):
     count_from: OptionalRegex = None
     #: strip only when some line matches this: the result line that says what the stripped lines did
     when_present: OptionalRegex = None
+    #: stripping starts at the first line this matches; the lines before it stay (none matches: all stay)
+    since: OptionalRegex = None
     #: the first line this matches, and every line after it, stay
     until: OptionalRegex = None
     #: what one stripped line is, for the marker: ``... (237 passing tests stripped) ...``

@@ -12,7 +12,9 @@ frame, which say what part of the expression raised.
 ``min_lines`` (0: always) leaves output of fewer lines whole: what is detail
 worth dropping in a 3,000-line dependency tree or plan is the answer in a
 100-line one; with ``count_from`` (a regex) it counts from the first line that
-matches (a plan's diff, not the refresh lines before it).  With ``when_present``
+matches (a plan's diff, not the refresh lines before it).  ``since`` (a regex) starts the stripping
+at the first line it matches, and the lines before it stay (none matches: nothing goes); with
+``until``, the two bound a block (the usage npm prints after a usage error).  With ``when_present``
 (a regex) lines are stripped only when some line matches it: pip's downloads
 go when ``Successfully installed`` names what they fetched, and stay in an
 install that failed or was cut short.  ``until`` (a regex) ends the stripping at the first line it
@@ -69,6 +71,14 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     if not patterns:
         return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
+    since_source = params.get("since")
+    before: list[str] = []
+    if since_source:
+        since = [user_pattern(since_source)]
+        start = next((index for index, line in enumerate(lines) if matches_any(since, line)), None)
+        if start is None:
+            return StrategyResult(text, Confidence.FULL)
+        before, lines = lines[:start], lines[start:]
     until_source = params.get("until")
     rest: list[str] = []
     if until_source:
@@ -85,11 +95,11 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
             in_run = matches_any(run, line)
     else:
         staying = [not matches_any(patterns, line) for line in lines]
-    before_source = params.get("keep_before")
-    if before_source:
-        before = [user_pattern(before_source)]
+    keep_before_source = params.get("keep_before")
+    if keep_before_source:
+        keep_before = [user_pattern(keep_before_source)]
         for index in range(len(lines) - 1):
-            if not staying[index] and matches_any(before, lines[index + 1]):
+            if not staying[index] and matches_any(keep_before, lines[index + 1]):
                 staying[index] = True
     if params.get("take_indented"):
         _take_indented(lines, staying)
@@ -98,12 +108,12 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
         _spare_whole_blocks(lines, staying, user_pattern(spare_source))
     named_source = params.get("keep_when_named")
     if named_source and not all(staying):
-        _rescue_named(lines, staying, rest, user_pattern(named_source))
+        _rescue_named(lines, staying, before + rest, user_pattern(named_source))
     kept = [line for line, stays in zip(lines, staying) if stays]
     stripped = len(lines) - len(kept)
     if stripped == 0:
         return StrategyResult(text, Confidence.FULL)
-    kept += rest
+    kept = before + kept + rest
     kept.append(f"... ({plural(stripped, params.get('label') or 'noise line')} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
 
