@@ -229,6 +229,17 @@ def test_pip_upgrade_keeps_what_it_replaced(graph: MatcherGraph) -> None:
     assert "Uninstalling click-8.1.7:" not in lines  # the step between the two above
 
 
+def test_pip_wheel_keeps_what_it_saved_and_loses_the_downloads_and_bars(graph: MatcherGraph) -> None:
+    raw = _raw("pip/q9_wheel_r")
+    result = graph.filter("pip wheel -w wheelhouse -r requirements.txt", raw, 0)
+    assert result.rules == ("python-library-frames", "pip-install", "pip-install-downloads")
+    lines = result.output.split("\n")
+    saved = [line for line in raw.split("\n") if line.startswith("Saved ")]
+    assert saved and all(line in lines for line in saved)  # every wheel it wrote, by file name
+    assert "Collecting fastapi==0.115.6 (from -r requirements.txt (line 2))" in lines
+    assert not any(line.lstrip().startswith(("Downloading ", "━")) for line in lines)
+
+
 def test_uv_pip_install_keeps_its_results(graph: MatcherGraph) -> None:
     raw = _raw("uv/pip_install")
     result = graph.filter("/venv/bin/uv pip install httpx", raw, 0)
