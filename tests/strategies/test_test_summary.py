@@ -865,3 +865,29 @@ def test_pytest_live_logs_of_passing_tests_go_and_a_failing_tests_stay() -> None
     block = output[output.index("\ntests/test_store.py::test_value\n"):]
     assert block.index("DEBUG    inventory.core:core.py:35 value sku=SKU-016 n=12 price=3") < block.index("FAILED")
     assert "FAILED tests/test_store.py::test_value - KeyError: 'SKU-017'" in output
+
+
+# -- what batch 31b (pytest plugins and options) showed ------------------------------------------
+
+
+def test_pytest_a_long_failure_keeps_its_captured_error_log_record() -> None:
+    # one ERROR record among 120 DEBUG ones under "Captured log call": the failure is cut, the record stays
+    raw = _raw("pytest/q31b_api_log_debug")
+    record = "ERROR    parcel.labels:labels.py:41 label 42 is over the weight limit (32000 g); dropped"
+    out = _summary("pytest/q31b_api_log_debug")
+    assert record in out.split("\n")
+    assert "DEBUG" in raw and out.count("DEBUG") < raw.count("DEBUG") // 2
+
+
+def test_pytest_asyncio_mode_stays_when_it_is_not_the_default() -> None:
+    assert "asyncio: mode=Mode.AUTO, default_loop_scope=function" in _summary("pytest/q31b_asyncio_auto_mode")
+    strict = _summary("pytest/q22_asyncio_v")
+    assert "asyncio: mode=Mode.STRICT" in _raw("pytest/q22_asyncio_v") and "asyncio: mode=" not in strict
+
+
+def test_pytest_reads_the_exception_group_hypothesis_reports_a_flaky_failure_in() -> None:
+    out = _summary("pytest/q31b_hyp_flaky").split("\n")
+    assert any(line.startswith("  | hypothesis.errors.FlakyFailure: Hypothesis test_cached_width_matches_render(")
+               for line in out)
+    assert "  | Falsifying example: test_cached_width_matches_render(" in out
+    assert "  | E       AssertionError: assert 2 == 0" in out

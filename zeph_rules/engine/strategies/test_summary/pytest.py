@@ -26,8 +26,10 @@ _HEADER_LINE = _regex.compile(
     r"testpaths: |metadata: |django: |asyncio: |"
     r"Test order randomisation|sensitiveurl: |xdist-)"
 )
-#: the session header's lines that stay (two blind reviewers, batches 19 and 22, asked for them)
-_HEADER_KEPT = ("platform ", "rootdir: ", "configfile: ")
+#: the session header's lines that stay (two blind reviewers, batches 19 and 22, asked for them); and
+#: pytest-asyncio's mode when it is not the default strict one: set on purpose, it decides whether an
+#: unmarked ``async def`` test runs (batch 31b's reviewer asked for ``asyncio: mode=Mode.AUTO``)
+_HEADER_KEPT = _regex.compile(r"^(?:platform |rootdir: |configfile: |asyncio: mode=(?!Mode\.STRICT\b))")
 # "tests/test_x.py ..F.s   [ 40%]" (default; also "docs/usage.rst ." of --doctest-glob) and "..F.s   [ 40%]" (-q)
 _PROGRESS = _regex.compile(r"^(?:\S+\.\w+ )?[.FEsxXR]+\s*(?:\[\s*\d+%\])?$")
 # "tests/test_x.py::test_y PASSED   [ 40%]" (-v)
@@ -54,7 +56,15 @@ _CARET_ONLY = _regex.compile(r"^\s*[\^~]+\s*$")
 _LOCATION_LINE = _regex.compile(r"^\S+:\d+: ")
 #: where a failure was raised: ``tests/x.py:12: AssertionError`` (not a ``path:line: in function`` frame)
 _RAISED_AT = _regex.compile(r"^(?P<file>\S+):\d+: (?!in \S+$)")
-_SIGNAL = _regex.compile(r"^E\s|^>\s|^\S+:\d+: |^\[XPASS|Error|^\s*\+\s+where|Captured")
+#: a long failure's lines kept first: the assertion and its explanation, the location, the sections'
+#: headers, and a captured log record at ERROR or above (``ERROR    parcel.labels:labels.py:41 label 42 is
+#: over the weight limit``, among 120 DEBUG records; pytest's log format puts the level first)
+#: Read past an exception group's gutters (``  | E   AssertionError``, ``  | hypothesis.errors.FlakyFailure:``,
+#: pytest's rendering of hypothesis's FlakyFailure); hypothesis's falsifying example is the input that fails.
+_SIGNAL = _regex.compile(
+    r"^(?:\s*\|)*\s?(?:E\s|>\s|\S+:\d+: |\[XPASS|\s*\+\s+where|Falsifying example:)|Error|Failure|Captured"
+    r"|(?<![\w-])(?:ERROR|CRITICAL|FATAL)(?![\w-])"
+)
 
 _DETAIL_SECTIONS = ("FAILURES", "ERRORS")
 
@@ -345,7 +355,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             out.append(line)
             continue
         if section in ("test session starts", "") and _HEADER_LINE.match(line):
-            if line.startswith(_HEADER_KEPT):
+            if _HEADER_KEPT.match(line):
                 out.append(line)  # which Python and pytest ran, and where: what a version or config clash needs
                 continue
             header_dropped += 1
