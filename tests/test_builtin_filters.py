@@ -167,17 +167,17 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("/venv/bin/uv pip install httpx", ("pip-install", "pip-install-downloads")),
         ("/usr/bin/git status", ("git-status",)),
         ("~/.cargo/bin/cargo test", ("cargo-test", "rust-backtrace")),
-        ("cd src && ../.venv/bin/pytest -q", ("pytest", "python-carets", "python-library-frames")),
+        ("cd src && ../.venv/bin/pytest -q", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
         ("./node_modules/.bin/jest", ("js-test", "node-internal-frames")),
         ("./server --port 8080", ("program-logs",)),
         ("scripts/check.sh", ()),
         # interpreters by version, path, project runner or with options before -m
-        ("python3.12 -m pytest -x", ("pytest", "python-carets", "python-library-frames")),
-        ("python -X dev -m pytest", ("pytest", "python-carets", "python-library-frames")),
-        (".venv/bin/python -m unittest -v", ("python-unittest", "python-carets", "python-library-frames")),
-        ("PYTHONPATH=src python3.9 -m unittest", ("python-unittest", "python-carets", "python-library-frames")),
-        ("uv run python -m unittest", ("python-unittest", "python-carets", "python-library-frames")),
-        ("pdm run pytest", ("pytest", "python-carets", "python-library-frames")),
+        ("python3.12 -m pytest -x", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
+        ("python -X dev -m pytest", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
+        (".venv/bin/python -m unittest -v", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
+        ("PYTHONPATH=src python3.9 -m unittest", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
+        ("uv run python -m unittest", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
+        ("pdm run pytest", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
         ("pip3.11 install httpx", ("python-library-frames", "pip-install", "pip-install-downloads")),
         ("honcho start", ("program-logs",)),
         ("npm run build", ("node-internal-frames", "js-build")),
@@ -764,3 +764,18 @@ def test_grep_v_over_a_log_is_a_log_and_a_builds_wheel_start_stays(graph: Matche
     # pip: the line a wheel's build starts with stays above its output (batch 30 asked for it)
     out = graph.filter(".venv/bin/pip install ./cext 2>&1 | tail -n 60", _raw("pip/q18_cext_build_fails"), 1).output
     assert "Building wheel for fastcsv (pyproject.toml): started" in out
+
+
+def test_a_faulthandler_dump_keeps_where_each_thread_stopped_and_the_projects_frames(graph: MatcherGraph) -> None:
+    raw = _raw("pytest/q31b_xdist_worker_crash")
+    lines = graph.filter("pytest -n 4 -p no:randomly", raw, 1).output.split("\n")
+    # the segfaulting thread stopped inside ctypes, called from the project's peek(): both stay
+    current = lines.index("Current thread 0x00007f4d609e0040 (most recent call first):")
+    assert lines[current + 1].endswith('ctypes/__init__.py", line 519 in string_at')
+    assert lines[current + 2].endswith('imgtools/pixels.py", line 20 in peek')
+    assert lines[current + 3].endswith('tests/test_frames.py", line 16 in test_decode_frame')
+    # the receiver thread keeps its one frame that says where it waited; pytest's and pluggy's go
+    thread = lines.index("Thread 0x00007f4d5f3ff6c0 (most recent call first):")
+    assert lines[thread + 1].endswith('execnet/gateway_base.py", line 534 in read') and lines[thread + 2] == ""
+    assert not any("pluggy/_manager.py" in line for line in lines)
+    assert any(line.startswith("... (") and "library frame lines stripped" in line for line in lines)

@@ -123,7 +123,7 @@ def test_tox_and_nox_are_runners_whatever_their_environment_runs() -> None:
     graph = _graph()
     lint, tests = cases["tox/q20_e_lint_recreate"], cases["tox/q20_e_py311"]
     assert graph.filter(lint.command, lint.raw, lint.exit_code).rules == ("linters",)
-    assert graph.filter(tests.command, tests.raw, tests.exit_code).rules == ("pytest", "python-carets", "python-library-frames")
+    assert graph.filter(tests.command, tests.raw, tests.exit_code).rules == ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")
 
 
 def test_a_long_output_is_read_at_its_ends() -> None:

@@ -75,10 +75,10 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     before: list[str] = []
     if since_source:
         since = [user_pattern(since_source)]
-        start = next((index for index, line in enumerate(lines) if matches_any(since, line)), None)
-        if start is None:
+        first = next((index for index, line in enumerate(lines) if matches_any(since, line)), None)
+        if first is None:
             return StrategyResult(text, Confidence.FULL)
-        before, lines = lines[:start], lines[start:]
+        before, lines = lines[:first], lines[first:]
     until_source = params.get("until")
     rest: list[str] = []
     if until_source:
