@@ -169,7 +169,7 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("~/.cargo/bin/cargo test", ("cargo-test", "rust-backtrace")),
         ("cd src && ../.venv/bin/pytest -q", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
         ("./node_modules/.bin/jest", ("js-test", "node-internal-frames")),
-        ("./server --port 8080", ("program-logs",)),
+        ("./server --port 8080", ("sanitizer-reports", "program-logs")),
         ("scripts/check.sh", ()),
         # interpreters by version, path, project runner or with options before -m
         ("python3.12 -m pytest -x", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
@@ -339,7 +339,7 @@ def test_plan_keeps_its_attribute_diff(graph: MatcherGraph) -> None:
 def test_ctest_after_a_cmake_build_keeps_results_and_warnings(graph: MatcherGraph) -> None:
     command = "cmake -S . -B build && cmake --build build -j2 && ctest --test-dir build"
     result = graph.filter(command, _raw("cmake/q7_configure_build_ctest"), 0)
-    assert result.rules == ("ctest", "ctest-summary")
+    assert result.rules == ("sanitizer-reports", "ctest", "ctest-summary")
     out = result.output
     assert "1/1 Test #1: field ............................   Passed    0.00 sec" in out  # a short run's results stay
     assert "100% tests passed, 0 tests failed out of 1" in out
@@ -779,3 +779,29 @@ def test_a_faulthandler_dump_keeps_where_each_thread_stopped_and_the_projects_fr
     assert lines[thread + 1].endswith('execnet/gateway_base.py", line 534 in read') and lines[thread + 2] == ""
     assert not any("pluggy/_manager.py" in line for line in lines)
     assert any(line.startswith("... (") and "library frame lines stripped" in line for line in lines)
+
+
+def test_a_sanitizer_report_loses_its_shadow_memory_and_start_up_frames(graph: MatcherGraph) -> None:
+    raw = _raw("asan/q32_heap_buffer_overflow")
+    result = graph.filter("./build/asan/ledger", raw, 1)
+    assert result.rules[0] == "sanitizer-reports"
+    lines = result.output.split("\n")
+    for kept in ("    #0 0x56408813a349 in checksum src/ledger.c:16", "    #1 0x56408813a204 in load src/ledger.c:8",
+                 "allocated by thread T0 here:",
+                 "SUMMARY: AddressSanitizer: heap-buffer-overflow src/ledger.c:16 in checksum", "==18788==ABORTING"):
+        assert kept in lines
+    assert "Shadow bytes around the buggy address:" not in lines and "  Heap left redzone:       fa" not in lines
+    assert not any("__libc_start" in line or " in _start (" in line for line in lines)
+    assert lines[-2] == "... (35 shadow memory and start-up frame lines stripped) ..."
+    # a program that prints no report is left to its own rules
+    assert graph.filter("./build/asan/ledger", "posting 1: +1.00\n", 0).output == "posting 1: +1.00\n"
+
+
+def test_valgrind_keeps_each_errors_frames_and_loses_the_banner_and_the_c_librarys_frames(graph: MatcherGraph) -> None:
+    raw = _raw("valgrind/q32_helgrind_data_race")
+    lines = graph.filter("valgrind --tool=helgrind ./build/race", raw, 0).output.split("\n")
+    assert "==18545== Command: ./build/race" in lines and "==18545==    at 0x1091C6: ingest (race.c:14)" in lines
+    assert "==18545==    by 0x10922F: main (race.c:21)" in lines  # where the thread was created
+    assert "==18545==    at 0x496CB3F: clone (clone.S:76)" in lines  # an error's first frame stays wherever it is
+    assert not any("Copyright" in line or "start_thread (pthread_create.c" in line or "vgpreload" in line
+                   for line in lines)

@@ -71,7 +71,7 @@ def test_the_output_picks_the_rules() -> None:
         "python3 -m unittest -v", unittest_raw, 1).rules
     # a C build shows no tool: make's own rules
     c_build = _all_cases()["make/q14_warnings"].raw
-    assert graph.filter("make", c_build, 0).rules == ("make-diagnostics", "make-progress", "make")
+    assert graph.filter("make", c_build, 0).rules == ("sanitizer-reports", "make-diagnostics", "make-progress", "make")
 
 
 def test_what_the_runner_prints_around_the_tool_stays() -> None:
@@ -170,7 +170,7 @@ def test_a_googletest_binary_run_by_its_path_gets_the_ctest_summary() -> None:
     cases = _all_cases()
     case = cases["gtest/q28b_gtest_filter_exclude_crash"]
     result = _graph().filter(case.command, case.raw, case.exit_code)
-    assert case.command.startswith("./build/tests") and result.rules == ("ctest", "ctest-summary")
+    assert case.command.startswith("./build/tests") and result.rules == ("sanitizer-reports", "ctest", "ctest-summary")
     assert result.filtered_bytes < result.raw_bytes / 5
 
 
