@@ -891,3 +891,13 @@ def test_pytest_reads_the_exception_group_hypothesis_reports_a_flaky_failure_in(
                for line in out)
     assert "  | Falsifying example: test_cached_width_matches_render(" in out
     assert "  | E       AssertionError: assert 2 == 0" in out
+
+
+def test_cargo_a_line_no_diagnostic_has_at_its_margin_ends_the_one_above() -> None:
+    # batch 32b: `make -k ci` ran clippy, then cargo test; make's verdict on clippy came right under cargo's
+    # "warning: build failed, waiting for other jobs" and was read as that warning's detail
+    raw = _raw("make/q32b_make_rust_k_ci")
+    assert "make: *** [Makefile:10: clippy] Error 101" in raw
+    out = test_summary(raw, {}, 2).text.split("\n")
+    assert "make: *** [Makefile:10: clippy] Error 101" in out
+    assert "make: *** [Makefile:12: test] Error 101" in out

@@ -179,3 +179,18 @@ def test_keep_patterns_survive_the_cut_with_the_lines_that_introduce_them() -> N
     assert "src/a.c: In function 'f':" in out and "cc -O2 -c src/a.c -o a.o" in out
     assert "cc -O2 -c src/c.c -o c.o" not in out  # another file's command
     assert "src/a.c:6:9: warning: unused variable 'x'" not in truncate("\n".join(lines), {**params, "keep_patterns": []}, 2).text
+
+
+def test_an_exceptions_class_is_trouble_and_a_colon_announces_the_lines_under_it() -> None:
+    # node --test's failure among many passes: the class names the trouble, the line two below says what
+    lines = [f"  ✔ case {n} (0.1ms)" for n in range(60)]
+    lines[30:30] = ["  ✖ fixed coupon never goes below zero (0.33ms)",
+                    "    AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:", "    ",
+                    "    -200 !== 0", "    "]
+    out = truncate("\n".join(lines) + "\n", {"max_lines": 20, "head": 5, "tail": 5}, 1).text.split("\n")
+    assert "    AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:" in out
+    assert "    -200 !== 0" in out
+    # a file named after an error is no trouble
+    from zeph_rules.engine.strategies.truncate import _troubled
+
+    assert _troubled(["lodash/isError.js", "TypeError: x is undefined", "raise KeyError"]) == {1, 2}

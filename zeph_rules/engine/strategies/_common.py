@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 #: git refusing before it prints anything of its own (``fatal: bad config line 9 in file .git/config``,
 #: ``fatal: not a git repository``): understood, and nothing to cut
 GIT_MESSAGE = _regex.compile(r"^(?:fatal|error|warning|usage): ")
+#: what a compiler diagnostic's block (rustc's, ruff's full format) may have at the margin: a numbered
+#: gutter or a fix's numbered line, ``...``, a bare gutter, ``= note``, ``help:``/``note:``, the rule between
+#: two fixes.  Any other line at the margin (gcc's next diagnostic, make's ``make: *** ... Error 1``) is no
+#: part of the block, blank line or not.
+BLOCK_MARGIN = _regex.compile(r"^(?:\d+\s*[|│+~-]|\.\.\.|[|│=]|(?:note|help|suggestion)(?:\[\w+\])?:|-{10,}$)")
 NUMBERISH = _regex.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
 
 

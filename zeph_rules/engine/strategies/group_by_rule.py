@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from ... import _regex
 from ._common import (
+    BLOCK_MARGIN,
     Confidence,
     StrategyResult,
     fallback,
@@ -124,9 +125,6 @@ _OWN_CRATE = _regex.compile(r"^\s*(?:Compiling|Checking) \S+ v\S+ \((?:/|[A-Za-z
 #: a code frame's opening line, a bare gutter ("   |"), and its numbered lines at column 0 ("14 | code")
 _FRAME_OPEN = _regex.compile(r"^\s+\|\s*$")
 _NUMBERED_GUTTER = _regex.compile(r"^\d+ +[|│]")
-#: what a block's lines (rustc's, ruff's full format) may have at the margin: a numbered gutter or a fix's
-#: numbered line, ``...``, a bare gutter, ``= note``, ``help:``/``note:``, the rule between two fixes
-_BLOCK_MARGIN = _regex.compile(r"^(?:\d+\s*[|│+~-]|\.\.\.|[|│=]|(?:note|help|suggestion)(?:\[\w+\])?:|-{10,}$)")
 # gcc names the enclosing function before its diagnostics; the line travels with the next one
 _CONTEXT = _regex.compile(
     r"^\S+: In (?:function|member function|constructor|destructor|instantiation of|static member function) .*:$"
@@ -251,7 +249,7 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
             if not line.strip():
                 current = None
                 continue
-            if not _starts_block(lines, index) and (line[:1].isspace() or _BLOCK_MARGIN.match(line)):
+            if not _starts_block(lines, index) and (line[:1].isspace() or BLOCK_MARGIN.match(line)):
                 if _ARROW.match(line) and current.location is None:
                     current.location = _ARROW.match(line)["location"]  # type: ignore[index]
                 current.lines.append(line)

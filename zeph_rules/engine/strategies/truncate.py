@@ -48,6 +48,7 @@ _HEADER = _regex.compile(r"^\S[^:]*:$")
 #: a line that reports a problem; the middle of a long output keeps these first
 _TROUBLE = _regex.compile(
     r"\b(?:error|errors|fatal|failed|failure|panic|panicked|exception|traceback|segmentation fault|killed)\b"
+    r"|(?-i:[a-z](?:Error|Exception))(?=:|\s|$)"  # an exception's class: AssertionError, TypeError (not isError.js)
     r"|\*\*\* |\bERR!",
     _regex.IGNORECASE,
 )
@@ -179,6 +180,30 @@ def _introductions(lines: list[str], troubled: list[int], middle: range) -> set[
     return found
 
 
+#: how many lines under a trouble line that ends in a colon are looked at for what it announces
+_ANNOUNCED_REACH = 4
+
+
+def _announced(lines: list[str], troubled: list[int]) -> set[int]:
+    """Return the lines a trouble line ending in a colon announces: its next two non-blank lines.
+
+    ``AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:``
+    says what failed only with the line under it, ``-200 !== 0``.
+    """
+    found: set[int] = set()
+    for index in troubled:
+        if not lines[index].rstrip().endswith(":"):
+            continue
+        taken = 0
+        for below in range(index + 1, min(index + 1 + _ANNOUNCED_REACH, len(lines))):
+            if lines[below].strip():
+                found.add(below)
+                taken += 1
+                if taken == 2:
+                    break
+    return found
+
+
 def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: int = 0,
                kept_patterns: list[Any] | None = None) -> list[str]:
     """Keep ``head`` + ``tail`` lines, and, within the same budget again, the landmarks between them.
@@ -207,6 +232,7 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: i
     ][:_TROUBLE_CAP]
     keep.update(troubled)
     keep.update(_introductions(lines, troubled, middle))
+    keep.update(_announced(lines, troubled))
     if largest:
         keep.update(_largest(lines, middle, largest))
     budget = head + tail

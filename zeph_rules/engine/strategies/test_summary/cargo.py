@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .... import _regex, _speedups
-from .._common import omitted_marker, plural
+from .._common import BLOCK_MARGIN, omitted_marker, plural
 from ._shared import FEW_RESULTS, FailureBudget, Placeholder, Report, cut_trace, resolve, tidy
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
@@ -269,6 +269,10 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
                 diagnostic = None  # the next head with no blank line before it: its own diagnostic
             elif _CARGO_STATUS.match(line) or _RUNNING_COUNT.match(line) or _RESULT.match(line):
                 diagnostic = None  # cargo's and libtest's own lines are never a diagnostic's detail
+            elif not line[:1].isspace() and not BLOCK_MARGIN.match(line) and not _TARGET_DIAGNOSTIC_END.match(line):
+                # no diagnostic has this at its margin: what ran it (`make: *** [Makefile:10: clippy] Error
+                # 101` under `make -k`), read for what it is
+                diagnostic = None
             elif diagnostic == "error" or _TARGET_DIAGNOSTIC_END.match(line) or line.lstrip().startswith("-->"):
                 out.append(line)
                 continue
