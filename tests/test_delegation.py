@@ -18,6 +18,7 @@ import zeph_rules
 from zeph_rules.engine.delegation import TOOLS, is_chain, is_runner, shown_tool
 from zeph_rules.engine.pipeline import DELEGATE, build_plan
 from zeph_rules.engine.sanitize import sanitize
+from zeph_rules.engine.strategies import Confidence
 
 _goldens = regenerate_goldens()
 _TEST_TOOLS = ("pytest", "cargo", "go", "jest", "vitest", "unittest", "node", "mocha", "django")
@@ -201,3 +202,13 @@ def test_tags_that_are_levels_or_on_one_line_make_no_jobs() -> None:
     kept = "line 0\n... (3 lines omitted) ...\nline 4"
     assert streams.retag(prefixes, bare, found["[ruff]"], kept) == [
         "[ruff] line 0", "[ruff] ... (3 lines omitted) ...", "[ruff] line 4"]
+
+
+def test_a_chain_stopped_at_go_vet_gets_go_vets_rules() -> None:
+    # `go vet ./... && go test ./...` where vet's findings stopped the chain: go test's rules read none of
+    # it; go vet's signature (a package's "# path" line over a located finding) picks the linters rule
+    cases = _all_cases()
+    for name in ("go/q27b_go_vet_and_test", "go/q32b_go_vet_and_test"):
+        case = cases[name]
+        result = _graph().filter(case.command, case.raw, case.exit_code)
+        assert result.rules == ("linters",) and result.confidence is Confidence.FULL, name

@@ -68,6 +68,9 @@ TOOLS: tuple[tuple[str, str, str, str | None, str], ...] = (
     # go test: a package's verdict line, or a test's
     ("go test", "go", "tests", "\t", r"^(?:ok  \t\S+\t|FAIL\t\S+\t[\d.]+s$|FAIL\t\S+ \[(?:build|setup) failed\]$"
                                      r"|--- (?:FAIL|PASS): \S+ \([\d.]+s\)$)"),
+    # go vet (and go build): a package's "# path" line, then a finding located in one of its files; after
+    # go test, whose failed builds print the same lines above their verdicts
+    ("go vet", "go", "findings", ".go:", r"^# \S+\n\S+\.go:\d+:\d+: "),
     ("npx jest", "jest", "tests", "Tests:", r"^Tests:\s+(?:\d+ \w+, )*\d+ total$"),
     ("npx vitest run", "vitest", "tests", "Test Files", r"^\s*Test Files\s+(?:\d+ \w+ \| )*\d+ \w+ \(\d+\)$"),
     ("npx mocha", "mocha", "tests", " passing (", r"^\s+\d+ passing \(\d+(?:ms|s|m)\)$"),
