@@ -901,3 +901,16 @@ def test_cargo_a_line_no_diagnostic_has_at_its_margin_ends_the_one_above() -> No
     out = test_summary(raw, {}, 2).text.split("\n")
     assert "make: *** [Makefile:10: clippy] Error 101" in out
     assert "make: *** [Makefile:12: test] Error 101" in out
+
+
+def test_vitest_drops_a_message_its_failed_tests_section_shows_again() -> None:
+    # testing-library's "Unable to find an accessible element": the page's roles and DOM under the arrow
+    # in the progress, then all of it again under "Failed Tests"; the copy in the progress goes
+    raw = _raw("vitest/q33b_vitest_getbyrole_dom_dump")
+    out = _summary("vitest/q33b_vitest_getbyrole_dom_dump").split("\n")
+    arrow = out.index('     → Unable to find an accessible element with the role "button" and name `/place order/i`')
+    assert out[arrow + 1] == "... (831 lines of the message omitted: Failed Tests shows it whole) ..."
+    # the accessible roles, where the button's real name is, stay once: under Failed Tests
+    assert raw.count('  Name "Submit order":') == 2 and out.count('  Name "Submit order":') == 1
+    assert out.index('  Name "Submit order":') > out.index(
+        'TestingLibraryElementError: Unable to find an accessible element with the role "button" and name `/place order/i`')

@@ -17,6 +17,14 @@ _CODE_FRAME = _regex.compile(r"^\s*(?:>\s*)?\d+\s*\|")
 _CODE_FRAME_CARET = _regex.compile(r"^\s+\|\s+[\^~]+\s*$")
 _VITEST_BANNER = _regex.compile(r"^\s*RUN\s+v\d")
 _VITEST_RULE = _regex.compile(r"^⎯+(?:\[\d+/\d+\])?⎯*$")
+#: vitest's section of failure details, where each failing test's message is printed whole
+_VITEST_FAILED_TESTS = _regex.compile(r"^⎯+ Failed Tests \d+ ⎯+$")
+#: under a failing test in vitest's progress, the first line of its message ("→ Unable to find ...")
+_VITEST_ARROW = _regex.compile(r"^\s+→ ")
+#: a test file's line in vitest's progress: " ✓ src/cart.test.ts (4 tests) 2ms", " ❯ src/x.test.tsx (3 tests | 1 failed)"
+_VITEST_FILE = _regex.compile(r"^\s*[✓❯×↓]\s+\S+\.(?:test|spec)\.[cm]?[jt]sx?\s")
+#: a message's lines under its arrow are dropped only from this many on (a short one costs less than its marker)
+_REPEATED_MESSAGE_FROM = 4
 
 # --- node --test ----------------------------------------------------------------
 _TAP_RESULT = _regex.compile(r"^(?P<indent>\s*)(?P<status>ok|not ok) \d+ - (?P<name>.*?)(?P<directive> # (?:TODO|SKIP)\b.*)?$")
@@ -77,6 +85,35 @@ def looks_like_mocha(lines: list[str]) -> bool:
     return any(_MOCHA_PASSING.match(line) for line in lines)
 
 
+def _messages_shown_again(lines: list[str]) -> set[int]:
+    """Return the lines of vitest's progress that repeat a failure's message its details show whole.
+
+    Under a failing test vitest prints the message after an arrow, every line
+    of it: testing-library's "Unable to find an accessible element" brings
+    the page's accessible roles and its DOM, 870 lines, which the "Failed
+    Tests" section prints again.  The arrow's line stays; the lines under it
+    go when every one of them is in that section.
+    """
+    failed_at = next((index for index, line in enumerate(lines) if _VITEST_FAILED_TESTS.match(line)), None)
+    if failed_at is None:
+        return set()
+    shown_again = set(lines[failed_at:])
+    repeats: set[int] = set()
+    for index in range(failed_at):
+        if not _VITEST_ARROW.match(lines[index]):
+            continue
+        end = index + 1
+        while end < failed_at and not (
+            _PASSING_CASE.match(lines[end]) or _FAILING_CASE.match(lines[end]) or _SKIPPED_CASE.match(lines[end])
+            or _VITEST_FILE.match(lines[end]) or _VITEST_ARROW.match(lines[end]) or _JEST_SUMMARY.match(lines[end])
+        ):
+            end += 1
+        message = [row for row in range(index + 1, end) if lines[row].strip()]
+        if len(message) >= _REPEATED_MESSAGE_FROM and all(lines[row] in shown_again for row in message):
+            repeats.update(range(index + 1, end))
+    return repeats
+
+
 def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep failing files, cases and failure blocks (code frames cut) and the summary block."""
     report = Report()
@@ -86,7 +123,16 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
     hiding = False
     block_lines = 0
     few = few_results(lines, _PASSING_CASE, _FAILING_CASE, _SKIPPED_CASE)
-    for line in lines:
+    repeats = _messages_shown_again(lines)
+    repeated = repeated_at = 0
+    for index, line in enumerate(lines):
+        if index in repeats:
+            if index - 1 not in repeats:
+                repeated_at, repeated = len(out), 0
+                out.append("")
+            repeated += 1
+            out[repeated_at] = f"... ({plural(repeated, 'line')} of the message omitted: Failed Tests shows it whole) ..."
+            continue
         block = _FAILURE_BLOCK.match(line)
         if block:
             report.failures += 1
