@@ -212,3 +212,15 @@ def test_a_chain_stopped_at_go_vet_gets_go_vets_rules() -> None:
         case = cases[name]
         result = _graph().filter(case.command, case.raw, case.exit_code)
         assert result.rules == ("linters",) and result.confidence is Confidence.FULL, name
+
+
+def test_pre_commit_is_a_runner_and_its_one_failing_tools_output_gets_that_tools_rules() -> None:
+    # batch 32b: pre-commit runs hooks, and a hook's output is its tool's (ruff's findings, pytest's run);
+    # read as nothing, 13 runs saved 1 %
+    assert is_runner("pre-commit")
+    case = _all_cases()["pre-commit/q27b_precommit_run_all_files"]
+    result = _graph().filter(case.command, case.raw, case.exit_code)
+    assert result.rules == ("linters",)
+    assert "src/ledgerkit/ledger.py:3:8: F401 [*] `os` imported but unused" in result.output.split("\n")
+    assert "ruff.....................................................................Failed" in result.output
+    assert result.filtered_bytes < result.raw_bytes * 0.6

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 RUNNERS = frozenset({
     "make", "gmake", "just", "task", "mage", "rake", "invoke", "doit", "bash", "sh", "zsh", "dash",
     "npm", "yarn", "pnpm", "bun", "tox", "nox", "hatch", "poetry", "pdm", "uv", "pipenv", "earthly",
-    "npx", "pnpx", "bunx", "nx", "lerna", "turbo", "rush", "parallel", "xargs",
+    "npx", "pnpx", "bunx", "nx", "lerna", "turbo", "rush", "parallel", "xargs", "pre-commit",
     # an interpreter running a script: `python runtests.py`, `node scripts/test.js`
     "python", "python3", "node", "ruby", "deno",
 })
