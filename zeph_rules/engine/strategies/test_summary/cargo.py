@@ -239,14 +239,13 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
 
     for index, line in enumerate(lines):
         if type(line) is PassingRun:
-            # passing lines change no state: the run goes where each of its lines would
+            # the run goes where each of its lines would: into a failure's detail, else out (a few results)
+            # or counted; test lines sit at the margin, where no diagnostic has a line, so one ends above them
             if detail_name is not None:
                 detail.extend(line.lines())
-            elif diagnostic == "error":
-                out.extend(line.lines())
-            elif diagnostic is not None:
-                warning_lines += line.run_length
-            elif few:
+                continue
+            diagnostic = None
+            if few:
                 out.extend(line.lines())
             else:
                 report.omit_passed(line.run_length)
