@@ -606,3 +606,15 @@ def test_one_line_repeated_many_times_is_no_block_and_a_block_after_it_is_found(
              "ValueError: the same failure, logged and raised again"]
     lines = ["waiting for the database"] * 20_000 + trace + ["retrying"] + trace
     assert _repeated_blocks(lines, 4, 100) == {20_000 + len(trace) + 1: len(trace)}
+
+
+def test_a_librarys_tag_then_its_bracketed_level_is_a_log_record() -> None:
+    # LightGBM: "[LightGBM] [Warning] No further splits with positive gain", 239 times among the eval lines
+    raw = sanitize((Path(__file__).resolve().parents[1] / "fixtures" / "python" / "q34b_lightgbm_early_stopping"
+                    / "raw.txt").read_text(encoding="utf-8"))
+    params = {"log_lines_only": True, "fold_runs": 10, "errors_repeat_across_time": True}
+    out = STRATEGIES["dedup"](raw, params, 0).text.split("\n")
+    assert "[LightGBM] [Warning] No further splits with positive gain, best gain: -inf (x239)" in out
+    assert "[LightGBM] [Info] Total Bins 5100" in out and "[189]\tvalid's auc: 0.922523\tvalid's binary_logloss: 0.359798" in out
+    # a bracketed number or word is no level: "[10]\tvalid's auc", "[x] [y] z" stay lines of their own
+    assert STRATEGIES["dedup"]("[x] [y] z\n" * 3, params, 0).text == "[x] [y] z\n" * 3

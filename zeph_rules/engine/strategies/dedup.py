@@ -124,7 +124,7 @@ def _candidates(text: str, lines: list[str], words: tuple[str, ...]) -> set[int]
 # repeats shapes that carry data, so it is never grouped when the rule asks for
 # log lines only.
 _LOG_RECORD = _regex.compile(
-    r"^\s*+(?:[\w.-]+\s*+\|\s)?\s*+[\[(<]?(?:"
+    r"^\s*+(?:[\w.-]+\s*+\|\s)?\s*+(?:\[[\w.-]+\]\s(?=\[))?[\[(<]?(?:"
     r"\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d{4}[/.]\d\d[/.]\d\d[ T-]+\d\d:\d\d"
     r"|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4}[ T,]+\d{1,2}:\d\d|\d\d-\d\d \d\d:\d\d:\d\d"
     r"|\d\d:\d\d:\d\d|\d{1,2}:\d\d(?::\d\d)?\s?[AP]M\b"
@@ -133,7 +133,9 @@ _LOG_RECORD = _regex.compile(
     r"|[IWEF]\d{4} \d\d:\d\d:\d\d|\s*\d+\.\d+\]|\d{1,3}>\d? ?\d{4}-\d\d-\d\d|\d{10}(?:\.\d+)?\s"
     r"|(?:time|ts|timestamp|t)=|\{\s*\"(?:@?timestamp|time|ts|level|severity|msg|message)\""
     r"|(?:level=|lvl=|severity=)?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|CRITICAL|CRIT|FATAL|SEVERE"
-    r"|EMERG|ALERT|PANIC|DBG|INF|WRN|FTL|trace|debug|info|notice|warn|warning|error|fatal|critical)\b)"
+    r"|EMERG|ALERT|PANIC|DBG|INF|WRN|FTL|trace|debug|info|notice|warn|warning|error|fatal|critical"
+    # a library's tag, then its level in brackets: "[LightGBM] [Warning] No further splits with positive gain"
+    r"|(?<=\] \[)(?:Trace|Debug|Info|Notice|Warn|Warning|Error|Fatal|Critical)(?=\]))\b)"
     # an access-log line: client, ident, user, [time] "request"
     r"|^\s*(?:[\w.-]+\s*\|\s)?\S+ \S+ \S+ \[[^\]]{10,40}\] \""
 )
