@@ -805,3 +805,14 @@ def test_valgrind_keeps_each_errors_frames_and_loses_the_banner_and_the_c_librar
     assert "==18545==    at 0x496CB3F: clone (clone.S:76)" in lines  # an error's first frame stays wherever it is
     assert not any("Copyright" in line or "start_thread (pthread_create.c" in line or "vgpreload" in line
                    for line in lines)
+
+
+def test_a_celery_worker_is_a_program_whose_log_repeats_fold(graph: MatcherGraph) -> None:
+    raw = _raw("celery/q34_celery_worker_tasks")
+    result = graph.filter("celery -A proj worker --loglevel=INFO", raw, 124)
+    assert "program-logs" in result.rules
+    out = result.output
+    assert "proj.tasks.PaymentDeclined: card declined for ORD-000142: amount 7250.00 over the single-charge limit" in out
+    assert "Retry in 2s: TimeoutError('payment gateway timed out charging ORD-000131')" in out
+    assert result.filtered_bytes < result.raw_bytes / 2
+    assert "program-logs" not in graph.filter("celery -A proj inspect registered", "x\n", 0).rules
