@@ -15,9 +15,6 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator, Mapping
     from typing import Any
 
-#: a whole run of hex characters holding a digit (a number, a hex id, ``sha256`` not, ``7f3a`` yes);
-#: anchored at the run's start, so a run without a digit ("deadbeef", "aaaa...") costs one scan
-#: instead of one per position -- unanchored, a 5 MB line of letters took minutes
 #: git refusing before it prints anything of its own (``fatal: bad config line 9 in file .git/config``,
 #: ``fatal: not a git repository``): understood, and nothing to cut
 GIT_MESSAGE = _regex.compile(r"^(?:fatal|error|warning|usage): ")
@@ -26,6 +23,9 @@ GIT_MESSAGE = _regex.compile(r"^(?:fatal|error|warning|usage): ")
 #: two fixes.  Any other line at the margin (gcc's next diagnostic, make's ``make: *** ... Error 1``) is no
 #: part of the block, blank line or not.
 BLOCK_MARGIN = _regex.compile(r"^(?:\d+\s*[|│+~-]|\.\.\.|[|│=]|(?:note|help|suggestion)(?:\[\w+\])?:|-{10,}$)")
+#: a whole run of hex characters holding a digit (a number, a hex id, ``sha256`` not, ``7f3a`` yes);
+#: anchored at the run's start, so a run without a digit ("deadbeef", "aaaa...") costs one scan
+#: instead of one per position -- unanchored, a 5 MB line of letters took minutes
 NUMBERISH = _regex.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
 
 

@@ -57,10 +57,10 @@ _LOCATION_LINE = _regex.compile(r"^\S+:\d+: ")
 #: where a failure was raised: ``tests/x.py:12: AssertionError`` (not a ``path:line: in function`` frame)
 _RAISED_AT = _regex.compile(r"^(?P<file>\S+):\d+: (?!in \S+$)")
 #: a long failure's lines kept first: the assertion and its explanation, the location, the sections'
-#: headers, and a captured log record at ERROR or above (``ERROR    parcel.labels:labels.py:41 label 42 is
-#: over the weight limit``, among 120 DEBUG records; pytest's log format puts the level first)
-#: Read past an exception group's gutters (``  | E   AssertionError``, ``  | hypothesis.errors.FlakyFailure:``,
-#: pytest's rendering of hypothesis's FlakyFailure); hypothesis's falsifying example is the input that fails.
+#: headers, hypothesis's falsifying example (the input that fails), and a captured log record at ERROR or
+#: above (``ERROR    parcel.labels:labels.py:41 label 42 is over the weight limit``, among 120 DEBUG
+#: records; pytest's log format puts the level first); read past an exception group's gutters too
+#: (``  | E   AssertionError``, ``  | hypothesis.errors.FlakyFailure:``, as pytest prints hypothesis's)
 _SIGNAL = _regex.compile(
     r"^(?:\s*\|)*\s?(?:E\s|>\s|\S+:\d+: |\[XPASS|\s*\+\s+where|Falsifying example:)|Error|Failure|Captured"
     r"|(?<![\w-])(?:ERROR|CRITICAL|FATAL)(?![\w-])"
