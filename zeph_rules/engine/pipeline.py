@@ -382,10 +382,10 @@ def _filter_jobs(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | No
     if found is None:
         return None
     prefixes, bare, jobs = found
-    lines = clean.split("\n")
     tagged = {number for numbers in jobs.values() for number in numbers}
     first = min(tagged)
-    out = lines[:first]  # the runner's own lines before its jobs'
+    # a line of no job carries no tag: ``bare`` holds it as printed
+    out = bare[:first]  # the runner's own lines before its jobs'
     worst, applied = Confidence.PARTIAL, []  # Partial at best: the jobs' lines are regrouped
     for numbers in jobs.values():
         text = "\n".join(bare[number] for number in numbers)
@@ -394,7 +394,7 @@ def _filter_jobs(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | No
             kept = text  # rules that do not read this job's lines leave them whole
         out += streams.retag(prefixes, bare, numbers, kept)
         applied += [rule for rule in job_applied if rule not in applied]
-    out += [line for number, line in enumerate(lines[first:], first) if number not in tagged]
+    out += [line for number, line in enumerate(bare[first:], first) if number not in tagged]
     return "\n".join(out), worst, applied
 
 
