@@ -312,6 +312,26 @@ def test_git_push_hints_keep_the_first_line_of_their_advice(graph: MatcherGraph)
     assert "noise line" in out  # the cut is counted
 
 
+
+@pytest.mark.parametrize("case", ["git/q13_stash_pop_conflict", "git/q10_stash_pop_conflict_it"])
+def test_a_status_printed_by_stash_pop_loses_its_hints_in_any_locale(graph: MatcherGraph, case: str) -> None:
+    raw = _raw(case)
+    result = graph.filter("git stash pop", raw, 1)
+    assert "git-status-hints" in result.rules
+    assert '"git restore --staged <file>..."' in raw and '"git restore --staged <file>..."' not in result.output
+    assert not any(line.lstrip().startswith("(") and '"git add <file>..."' in line for line in result.output.split("\n"))
+    # the conflicts, the branch and every path stay
+    for line in raw.split("\n"):
+        if "CONFLI" in line or line.startswith("\t"):
+            assert line in result.output
+    assert "noise line" in result.output  # the cut is counted
+
+
+def test_the_hint_on_how_to_go_on_stays_in_a_status_another_command_prints(graph: MatcherGraph) -> None:
+    out = graph.filter("git cherry-pick v1.0..main", _raw("git/q21b_cherry_pick_range_empty"), 1).output
+    assert '  (run "git cherry-pick --continue" to continue)' in out
+    assert '  (use "git cherry-pick --abort" to cancel the cherry-pick operation)' not in out
+
 # -- terraform, cmake/ctest, shellcheck ------------------------------------------
 
 
