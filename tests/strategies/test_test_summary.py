@@ -866,6 +866,16 @@ def test_pytest_live_logs_of_passing_tests_go_and_a_failing_tests_stay() -> None
     assert block.index("DEBUG    inventory.core:core.py:35 value sku=SKU-016 n=12 price=3") < block.index("FAILED")
     assert "FAILED tests/test_store.py::test_value - KeyError: 'SKU-017'" in output
 
+    # batch 35b: a passing test whose code logged an ERROR record with its traceback (the code caught a
+    # KeyError and went on): its block stays whole among 999 passing blocks that go
+    caught = _summary("pytest/q35b_pytest_log_cli_info_1000", 0)
+    assert "999 passing tests" in caught
+    block = caught[caught.index("tests/logs/test_batch_12.py::test_batch_27\n"):]
+    for line in ("INFO     tests.batch:test_batch_12.py:142 pricing batch 12/27",
+                 "ERROR    fares:__init__.py:41 row 1: no tariff for zone 41; row skipped",
+                 "Traceback (most recent call last):", "KeyError: 41"):
+        assert line in block
+    assert "tests/logs/test_batch_12.py::test_batch_26" not in caught
 
 # -- what batch 31b (pytest plugins and options) showed ------------------------------------------
 

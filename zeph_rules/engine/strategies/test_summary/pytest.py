@@ -66,6 +66,12 @@ _SIGNAL = _regex.compile(
     r"|(?<![\w-])(?:ERROR|CRITICAL|FATAL)(?![\w-])"
 )
 
+#: a live log line that says something went wrong though the test passed: a record at ERROR or above
+#: (the level leads pytest's log format, or follows a timestamp a custom format puts first), a traceback
+_LIVE_TROUBLE = _regex.compile(
+    r"^(?:\S+ \S+ |\S+ )?\[?(?:ERROR|CRITICAL|FATAL)\]?\s|^Traceback \(most recent call last\):$"
+)
+
 _DETAIL_SECTIONS = ("FAILURES", "ERRORS")
 
 #: a traceback's closing line when the style prints no ``E`` lines (``--tb=native``)
@@ -458,7 +464,8 @@ def _drop_passing_live_logs(lines: list[str]) -> tuple[list[str], int, int]:
 
     A block runs from a test's id standing alone to the next one (or a ``====`` section);
     a block with any other result (or none: the run stopped in it) stays whole, its log
-    lines the context of the failure.  Returns the lines left, the passes and the lines dropped.
+    lines the context of the failure.  So does a passing test's block that logged a record
+    at ERROR or above, or a traceback: the code under test caught something and went on.  Returns the lines left, the passes and the lines dropped.
     """
     def id_alone(line: str) -> bool:
         return _ID_ALONE.match(line) is not None and _VERBOSE.match(line) is None
@@ -474,8 +481,9 @@ def _drop_passing_live_logs(lines: list[str]) -> tuple[list[str], int, int]:
         end = index + 1
         while end < len(lines) and not (id_alone(lines[end]) or _SECTION.match(lines[end])):
             end += 1
-        statuses = [found["status"] for row in lines[index + 1 : end] if (found := _LIVE_RESULT.match(row))]
-        if statuses == ["PASSED"]:
+        block = lines[index + 1 : end]
+        statuses = [found["status"] for row in block if (found := _LIVE_RESULT.match(row))]
+        if statuses == ["PASSED"] and not any(_LIVE_TROUBLE.search(row) for row in block):
             passed += 1
             dropped += end - index - 1
         else:
