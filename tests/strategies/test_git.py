@@ -310,3 +310,28 @@ def test_status_keeps_the_way_out_of_a_bisect() -> None:
     lines = STRATEGIES["git_status"](text, {}, 0).text.splitlines()
     assert '  (use "git bisect reset" to get back to the original branch)' in lines
     assert not any('"git add <file>..."' in line for line in lines)
+
+
+def test_conflict_markers_in_a_cut_diff_stay_with_both_sides() -> None:
+    # batch 35b: a 8,733-line staged diff; a merge left unfinished in one file, past its share of the budget
+    raw = _raw("git/q35b_git_diff_cached_conflict_marker")
+    out = STRATEGIES["git_diff"](raw, {"max_diff_lines": 150}, 0).text.split("\n")
+    at = out.index("+<<<<<<< HEAD")
+    assert out[at : at + 5] == [
+        "+<<<<<<< HEAD", " NIGHT_FACTOR = 1.20  # regulator cap, 2024-06", "+=======", "+NIGHT_FACTOR = 1.30",
+        "+>>>>>>> feature/tariff-v2",
+    ]
+    assert "+    40: 1560," in raw and "+    40: 1560," not in out  # the rest of the file is still cut
+
+
+def test_a_conflict_too_long_to_keep_keeps_its_markers() -> None:
+    ours = [f"+ours {n}" for n in range(100)]
+    theirs = [f"+theirs {n}" for n in range(100)]
+    padding = [f"+line {n}" for n in range(300)]
+    body = [*padding, "+<<<<<<< HEAD", *ours, "+=======", *theirs, "+>>>>>>> topic", *padding]
+    diff = "\n".join(["diff --git a/x.py b/x.py", "--- a/x.py", "+++ b/x.py", f"@@ -0,0 +1,{len(body)} @@", *body]) + "\n"
+    out = STRATEGIES["git_diff"](diff, {"max_diff_lines": 50}, 0).text.split("\n")
+    assert [line for line in out if line[1:8] in ("<<<<<<<", "=======", ">>>>>>>")] == [
+        "+<<<<<<< HEAD", "+=======", "+>>>>>>> topic",
+    ]
+    assert "+ours 50" not in out and "+theirs 50" not in out

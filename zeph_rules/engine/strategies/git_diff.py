@@ -102,6 +102,12 @@ _DECLARATION = _regex.compile(
     r"^[-+]{1,2}\s*(?:(?:pub(?:\([a-z]+\))?|export|default|async|static|public|private|protected|internal|unsafe)\s+)*"
     r"(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|record)\s"
 )
+#: a merge's conflict markers, after the diff's one or two prefix columns: staged or committed by mistake,
+#: or a combined diff of a conflicted file; what lies between them is both sides of the conflict
+_CONFLICT_OPEN = _regex.compile(r"^[-+ ]{1,2}<{7}(?: |$)")
+_CONFLICT_CLOSE = _regex.compile(r"^[-+ ]{1,2}>{7}(?: |$)")
+#: a conflict longer than this keeps only its marker lines
+_CONFLICT_MAX_LINES = 60
 _COMMIT = _regex.compile(r"^commit [0-9a-f]{7,64}(?:\s|$)")
 #: per-commit metadata that ``git log`` output without patches loses too (see the git-log rule): who
 #: committed and when, beside the author and the date, which stay
@@ -275,6 +281,7 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
         else:
             hunks.append([index])
     hunks = [hunk for hunk in hunks if hunk]
+    conflicts = _conflict_lines(file_diff)
     width = 2 if file_diff.combined else 1
     changes = [[index for index in hunk if file_diff.lines[index][0][:width].strip(" ")] for hunk in hunks]
     kept: set[int] = set()
@@ -286,7 +293,7 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
             left -= min(len(changed), left)
         kept.update(index for changed in changes for index in changed
                     if _DECLARATION.match(file_diff.lines[index][0]) is not None)
-        return kept
+        return kept | conflicts
     context = [len(hunk) - len(changed) for hunk, changed in zip(hunks, changes)]
     for hunk, changed, extra in zip(hunks, changes, _fair_shares(context, left)):
         first = hunk.index(changed[0]) if changed else 0
@@ -296,7 +303,35 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
                 break
             chosen.add(index)
         kept.update(chosen)
-    return kept
+    return kept | conflicts
+
+
+def _conflict_lines(file_diff: _FileDiff) -> set[int]:
+    """Return the indices of the body lines in conflicts: each marker, and what lies between when it is short.
+
+    Conflict markers in a diff are a merge left unfinished (staged by mistake,
+    or the combined diff of a conflicted file): both sides stay past the budget.
+    """
+    lines = file_diff.lines
+    found: set[int] = set()
+    index = 0
+    while index < len(lines):
+        line, is_header = lines[index]
+        if is_header or not _CONFLICT_OPEN.match(line):
+            index += 1
+            continue
+        end = index + 1
+        while end < len(lines) and not lines[end][1] and not _CONFLICT_CLOSE.match(lines[end][0]):
+            end += 1
+        closed = end < len(lines) and not lines[end][1]
+        if closed and end - index < _CONFLICT_MAX_LINES:
+            found.update(range(index, end + 1))
+        else:
+            found.add(index)  # too long to keep whole (or never closed): its markers say where it is
+            found.update(at for at in range(index + 1, min(end + 1, len(lines)))
+                         if not lines[at][1] and (_CONFLICT_CLOSE.match(lines[at][0]) or lines[at][0][-7:] == "======="))
+        index = end + 1
+    return found
 
 
 def _omitted_marker(count: int, path: str) -> str:
