@@ -708,6 +708,14 @@ def test_go_json_cut_short_keeps_what_a_test_without_verdict_printed() -> None:
     assert '"Test":"TestParse/simple"' not in test_summary(_raw("go/test_json_fail"), {}, 1).text
 
 
+
+def test_go_json_keeps_a_panic_test2json_filed_under_a_passing_subtest() -> None:
+    # batch 35b: the panic went out under TestIntegrationRoundTrip/stop-11, then a "pass" event for it
+    output = test_summary(_raw("go/q35b_go_test_json_integration"), {}, 2).text
+    assert "panic: runtime error: index out of range [4] with length 4 [recovered]" in output
+    assert "internal/storage/integration_test.go:22 +0x595" in output
+    assert '"Test":"TestIntegrationRoundTrip/stop-10"' not in output  # its siblings' events still go
+
 def test_node_tap_cut_below_its_header_is_still_tap() -> None:
     # `npm test | tail -n 40`: the `TAP version` line went with the head; node's totals still say TAP
     lines = _raw("npm/test_fail").split("\n")

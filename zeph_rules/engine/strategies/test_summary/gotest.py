@@ -235,6 +235,10 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
             ended.add(key)
             if action == "fail":
                 failing.add(key)
+        elif action == "output" and key[1] is not None and _PANIC.match(str(event.get("Output", ""))):
+            # a panic is printed under the test running last, which go 1.19's test2json may then report as
+            # passed (its parent fails): the panic and its goroutine trace are that test's events
+            failing.add(key)
     # a test with no verdict (the output was cut short, or the binary died under it) keeps its events
     # like a failing one: what it printed is all there is to go on
     failing |= tests - ended
