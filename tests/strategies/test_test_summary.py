@@ -514,6 +514,17 @@ def test_a_run_of_a_few_tests_keeps_its_passes_in_every_runner() -> None:
     assert "✓" in jest and "✕" in jest
 
 
+
+def test_jest_keeps_the_failing_line_of_a_code_frame_and_cuts_the_rest() -> None:
+    # batch 35: jest 26 to 28; reviewers quoted the frame's line at the ">" pointer in four runs of four
+    for case in ("jest/q35_jest26_fails", "jest/q35_jest28_filter"):
+        raw, out = _raw(case), _summary(case).split("\n")
+        pointed = [line for line in raw.split("\n") if line.lstrip().startswith(">") and "|" in line]
+        assert pointed and all(line in out for line in pointed)
+    out = _summary("jest/q35_jest26_fails")
+    assert "      10 |   });" not in out and "|                                                   ^" not in out
+    assert "lines of code frames and stack omitted" in out
+
 def test_cargo_keeps_the_build_verdict() -> None:
     lines = [
         "   Compiling meter v0.1.0 (/w/meter)",
