@@ -812,6 +812,20 @@ def test_cargo_a_tests_own_warning_line_is_not_a_compiler_diagnostic() -> None:
     assert "assets:bank   = 206000" in test_summary(above, {}, 101).text
 
 
+
+def test_cargo_nocapture_output_folds_its_runs_of_alike_lines() -> None:
+    # batch 35b: 150 scenarios each printing 22 postings under --nocapture (3,770 lines), one failing
+    raw = _raw("cargo/q35b_cargo_test_nocapture_chatty")
+    output = test_summary(raw, {}, 101).text
+    assert len(output) < len(raw) // 2 and "similar lines omitted" in output
+    for kept in ("[replay 083] opening ledger acct-83", "[replay 083] closing balance -446.23",
+                 "assertion `left == right` failed: closing balance of acct-83", "test scenario_083 ... FAILED"):
+        assert kept in output
+    # a posting's amount turning positive is no new shape: each scenario's postings fold as one run
+    assert output.count("[replay 083] posting") == 6
+    # a test printing a few lines keeps them as printed
+    assert "assets:bank   = 206000\nassets:bankx  = 1000" in _summary("cargo/q21_test_exact_nocapture", 101)
+
 def test_ctest_verbose_drops_every_line_of_a_passing_test() -> None:
     # batch 28b: `ctest -V` over 151 GoogleTest cases, each line of a test's output numbered ("4: ...")
     output = _summary("ctest/q28b_ctest_verbose", 8)

@@ -42,6 +42,8 @@ _RUN_HEAD = 3
 _RUN_TAIL = 3
 
 _NUMBERISH = NUMBERISH
+#: a signed number, once its digits are blanked: "-4.24" and "4.87" in a column of amounts are one shape
+_SIGNED = _regex.compile(r"(?<![\w.])[-+](?=0)")
 _MONTH = _regex.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b")
 _INLINE_SPACES = _regex.compile(r"[^\S\n]+")
 _HEADER = _regex.compile(r"^\S[^:]*:$")
@@ -70,7 +72,7 @@ def _shapes(lines: list[str]) -> list[str]:
     """
     if not lines:
         return []
-    shaped = _MONTH.sub("M", _NUMBERISH.sub("0", "\n".join(lines)))
+    shaped = _SIGNED.sub("", _MONTH.sub("M", _NUMBERISH.sub("0", "\n".join(lines))))
     shaped = _INLINE_SPACES.sub(" ", shaped.replace("└", "├").replace("`--", "|--"))
     return [shape.strip() for shape in shaped.split("\n")]
 

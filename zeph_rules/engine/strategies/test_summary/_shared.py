@@ -9,6 +9,9 @@ TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import 
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable, Sequence
+    from typing import TypeVar
+
+    Line = TypeVar("Line", str, "Placeholder | str")
 
 #: a ``path/to/file.ext:LINE`` location anywhere in a line
 LOCATION = _regex.compile(r"[\w./\\-]+\.\w+:\d+")
@@ -112,9 +115,34 @@ def looks_important(line: str) -> bool:
 
 
 __all__ = [
-    "FEW_RESULTS", "LOCATION", "FailureBudget", "Report", "choose_varied", "cut_trace", "few_results", "fold_names",
+    "FEW_RESULTS", "LOCATION", "FailureBudget", "Report", "choose_varied", "cut_trace", "few_results",
+    "fold_marked_runs", "fold_names",
     "looks_important", "message_shape", "omitted_marker",
 ]
+
+
+def fold_marked_runs(out: list[Line], marked: set[int]) -> list[Line]:
+    """Fold the runs of alike lines among the lines of ``out`` at ``marked`` to their ends, counted.
+
+    ``marked`` says which lines are what tests printed (go's -v logs of passing
+    tests, cargo's --nocapture output); each stretch of them folds on its own.
+    """
+    # imported here: only output with such lines pays for the truncate module's regexes
+    from ..truncate import fold_similar
+
+    folded: list[Line] = []
+    start = 0
+    while start < len(out):
+        end = start + 1
+        if start in marked:
+            while end in marked:
+                end += 1
+            # the marked lines are text: what the tests printed
+            folded.extend(line for line, _ in fold_similar([str(line) for line in out[start:end]]))
+        else:
+            folded.append(out[start])
+        start = end
+    return folded
 
 
 def tidy(lines: list[str]) -> list[str]:

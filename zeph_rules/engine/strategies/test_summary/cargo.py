@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .... import _regex, _speedups
 from .._common import BLOCK_MARGIN, omitted_marker, plural
-from ._shared import FEW_RESULTS, FailureBudget, Placeholder, Report, cut_trace, resolve, tidy
+from ._shared import FEW_RESULTS, FailureBudget, Placeholder, Report, cut_trace, fold_marked_runs, resolve, tidy
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
@@ -32,6 +32,8 @@ _TARGET_DIAGNOSTIC_END = _regex.compile(r"^(?:warning|error): .*(?:generated \d+
 _CARGO_EPILOGUE = _regex.compile(
     r"^error: (?:test failed|\d+ targets? failed|could not compile)|^(?:warning|error): `[^`]+` \(.*\) generated"
 )
+#: the tests of a run printed this many lines (--nocapture) before their runs of alike lines fold
+_FOLD_PRINTED_FROM = 100
 #: libtest's hint under a panic; every failure repeats it, the first one says it all
 _BACKTRACE_NOTE = _regex.compile(r"^note: run with `RUST_BACKTRACE=(?:1|full)` environment variable to display a backtrace$")
 # A panic message, or the location of a backtrace frame in the code under test: "at ./src/lib.rs:27:38",
@@ -198,6 +200,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     # between a target's "running N tests" and its "test result": what the tests print (--nocapture),
     # where a "warning: ..." line is the program's, not the compiler's
     in_run = False
+    printed: set[int] = set()  # where in ``out`` the lines the tests printed are
     relisted = 0  # "failures:" headings above details: each detail names its test
     notes_dropped = 0  # repeated RUST_BACKTRACE notes
     note_seen = False
@@ -328,8 +331,12 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
                 out.append(warning_marker)
             out.append(line)
             continue
+        if in_run and line.strip():
+            printed.add(len(out))  # what a test printed (--nocapture), between the run's results
         out.append(line)
     flush_detail()
+    if len(printed) >= _FOLD_PRINTED_FROM:
+        out = fold_marked_runs(out, printed)
 
     hidden_marker.text = budget.marker()
     if warning_lines:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .... import _regex
 from .._common import cut_block, omitted_marker, plural
 from ._detect import looks_like_go_json  # noqa: F401  # the detector lives apart; importable from here too
-from ._shared import FEW_RESULTS, FailureBudget, Report, tidy
+from ._shared import FEW_RESULTS, FailureBudget, Report, fold_marked_runs, tidy
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
@@ -171,7 +171,9 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
         out.append(line)
     flush_trace()
     if passing_log:
-        out = _fold_passing_logs(out, passing_log)
+        # A passing test's log stays (what it logged may be what was asked for), but table-driven
+        # subtests log one alike line per case, hundreds in a row.
+        out = fold_marked_runs(out, passing_log)
     if bare_pass:
         report.also_omitted.append(plural(bare_pass, "PASS line"))
     if repeated_context:
@@ -185,29 +187,6 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
         out.append(omitted_marker(no_test_files, "package line", "with no test files"))
     report.lines = tidy(out)
     return report
-
-
-def _fold_passing_logs(out: list[str], passing_log: set[int]) -> list[str]:
-    """Fold the runs of alike lines among passing tests' -v log lines (at ``passing_log``) to their ends.
-
-    A passing test's log stays (what it logged may be what was asked for), but
-    table-driven subtests log one alike line per case, hundreds in a row.
-    """
-    # imported here: only output with passing tests' logs pays for its regexes
-    from ..truncate import fold_similar
-
-    folded: list[str] = []
-    start = 0
-    while start < len(out):
-        end = start + 1
-        if start in passing_log:
-            while end in passing_log:
-                end += 1
-            folded.extend(line for line, _ in fold_similar(out[start:end]))
-        else:
-            folded.append(out[start])
-        start = end
-    return folded
 
 
 def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> Report:
