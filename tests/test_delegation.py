@@ -193,6 +193,32 @@ def test_a_runners_tagged_jobs_are_filtered_job_by_job_and_grouped() -> None:
     assert lines[-1] == "" and " ERROR  run failed: command  exited (1)" in lines  # the runner's own end
 
 
+
+def test_jobs_run_one_after_another_keep_the_lines_between_them_in_place() -> None:
+    # batch 35b: `npm install --foreground-scripts`: 30 postinstall scripts, each "fleet-x: built ..." line
+    # tagged by its package, each under npm's untagged "> fleet-x@1.0.0 postinstall" header
+    case = _all_cases()["npm/q35b_npm_install_foreground_scripts"]
+    result = _graph().filter(case.command, case.raw, case.exit_code)
+    lines = result.output.split("\n")
+    for package in ("fleet-banners", "fleet-map-tiles", "fleet-zones"):
+        header = lines.index(f"> {package}@1.0.0 postinstall")
+        first = next(index for index, line in enumerate(lines) if line.startswith(f"{package}: "))
+        assert header < first < header + 4, package  # the header, "> node postinstall.js", a blank line
+    assert "npm-install-scripts" in result.rules and "fleet-avatars: ... (34 similar lines omitted) ..." in lines
+    assert result.filtered_bytes < result.raw_bytes / 3
+    warning = next(line for line in case.raw.split("\n") if "checksum mismatch" in line)
+    assert warning in lines
+
+
+def test_a_jobs_blank_line_is_its_tag_alone() -> None:
+    from zeph_rules.engine import streams
+
+    # `parallel --tag`: a job's empty line is "ledger<TAB>", which sanitising leaves as "ledger"
+    text = "\n".join(f"{job}\tline {n}" for n in range(4) for job in ("ledger", "report")) + "\nledger\nreport\n"
+    prefixes, bare, found = streams.split(text) or ([], [], {})
+    assert found["ledger"] == [0, 2, 4, 6, 8] and found["report"] == [1, 3, 5, 7, 9]
+    assert bare[8] == "" and prefixes[8] == "ledger"
+
 def test_tags_that_are_levels_or_on_one_line_make_no_jobs() -> None:
     from zeph_rules.engine import streams
 

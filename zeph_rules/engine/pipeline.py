@@ -382,19 +382,25 @@ def _filter_jobs(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | No
     if found is None:
         return None
     prefixes, bare, jobs = found
+    # each job's filtered lines stand where its first line was; a line of no job (it carries no tag:
+    # ``bare`` holds it as printed) stays where it was among them: the runner's summary after the jobs,
+    # and, when the jobs ran one after the other (npm's install scripts), each job's header above it
+    job_at = {numbers[0]: numbers for numbers in jobs.values()}
     tagged = {number for numbers in jobs.values() for number in numbers}
-    first = min(tagged)
-    # a line of no job carries no tag: ``bare`` holds it as printed
-    out = bare[:first]  # the runner's own lines before its jobs'
     worst, applied = Confidence.PARTIAL, []  # Partial at best: the jobs' lines are regrouped
-    for numbers in jobs.values():
-        text = "\n".join(bare[number] for number in numbers)
+    out: list[str] = []
+    for number, line in enumerate(bare):
+        numbers = job_at.get(number)
+        if numbers is None:
+            if number not in tagged:
+                out.append(line)
+            continue
+        text = "\n".join(bare[at] for at in numbers)
         kept, confidence, job_applied = _run_rules(_delegated(rules, text), text, exit_code, metrics)
         if confidence == Confidence.FALLBACK:
             kept = text  # rules that do not read this job's lines leave them whole
         out += streams.retag(prefixes, bare, numbers, kept)
         applied += [rule for rule in job_applied if rule not in applied]
-    out += [line for number, line in enumerate(bare[first:], first) if number not in tagged]
     return "\n".join(out), worst, applied
 
 

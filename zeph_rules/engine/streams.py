@@ -56,6 +56,14 @@ def split(text: str) -> tuple[list[str], list[str], dict[str, list[int]]] | None
         for number, match in enumerate(found):
             if match is not None:
                 jobs.setdefault(match["tag"], []).append(number)
+        # a job's blank line is its tag alone once sanitising took the separator after it (``parallel
+        # --tag``'s "ledger<TAB>"): it is that job's
+        for number, line in enumerate(lines):
+            if found[number] is None and line in jobs:
+                jobs[line].append(number)
+                prefixes[number], bare[number] = line, ""
+        for numbers in jobs.values():
+            numbers.sort()
         # a tag on one line is no job's (turbo's closing "Failed:    @shop/api#test"): the line is the runner's
         for tag in [tag for tag, numbers in jobs.items() if len(numbers) < 2]:
             number = jobs.pop(tag)[0]
