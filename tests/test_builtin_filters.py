@@ -163,7 +163,7 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("/tmp/tools/node_modules/.bin/pnpm test", ("js-test", "node-internal-frames")),
         ("pnpm run test:unit", ("js-test", "node-internal-frames")),
         ("yarn test", ("js-test", "node-internal-frames")),
-        ("/opt/bin/pnpm install", ("npm-install",)),
+        ("/opt/bin/pnpm install", ("npm-install", "npm-install-scripts")),
         ("/venv/bin/uv pip install httpx", ("pip-install", "pip-install-downloads")),
         ("/usr/bin/git status", ("git-status",)),
         ("~/.cargo/bin/cargo test", ("cargo-test", "rust-backtrace")),
@@ -607,7 +607,7 @@ def test_cargo_options_before_the_subcommand_and_cross(graph: MatcherGraph, comm
         ("npm --silent test", ("js-test", "node-internal-frames")),
         ("yarn --cwd web test", ("js-test", "node-internal-frames")),
         ("npm --prefix web run build", ("node-internal-frames", "js-build")),
-        ("npm --no-audit install", ("npm-install", "npm-usage-error")),
+        ("npm --no-audit install", ("npm-install", "npm-install-scripts", "npm-usage-error")),
         ("npm --version", ()),
     ],
 )
