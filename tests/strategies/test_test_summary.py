@@ -910,6 +910,25 @@ def test_pytest_live_logs_of_passing_tests_go_and_a_failing_tests_stay() -> None
         assert line in block
     assert "tests/logs/test_batch_12.py::test_batch_26" not in caught
 
+
+def test_pytest_warnings_summary_folds_one_warning_given_from_many_places() -> None:
+    # batch 35b: a deprecated call made from 300 test files is 300 entries; the one other warning stays whole
+    raw = _raw("pytest/q35b_pytest_warnings_summary_300")
+    out = _summary("pytest/q35b_pytest_warnings_summary_300", 0)
+    lines = out.split("\n")
+    assert len(out) < len(raw) // 4
+    for kept in ("tests/warns/test_legacy_147.py::test_rates_prefetch", "    fetch_rates(7)  # meant to warm the cache",
+                 "tests/warns/test_legacy_000.py::test_legacy_000", "tests/warns/test_legacy_299.py::test_legacy_299"):
+        assert kept in lines
+    assert any("RuntimeWarning: coroutine 'fetch_rates' was never awaited" in line for line in lines)
+    marker = next(index for index, line in enumerate(lines) if "more entries of this DeprecationWarning" in line)
+    assert lines[marker].startswith("... (297 more entries of this DeprecationWarning omitted, from /tmp/")
+    listed = " ".join(lines[marker : marker + 6])
+    assert all(f"test_legacy_{n:03}.py:4" in listed for n in range(2, 299) if n != 147)  # every place stays named
+    # a warning given from a few places keeps each entry
+    few = _summary("pytest/q31b_api_warnings_flood_v")
+    assert "more entries of this" not in few
+
 # -- what batch 31b (pytest plugins and options) showed ------------------------------------------
 
 

@@ -280,6 +280,81 @@ def _fold_coverage(rows: list[str]) -> list[str]:
     return [*kept, omitted_marker(len(full), "file", "with 100% coverage")]
 
 
+#: a warning in pytest's warnings summary: "  /path/to/x.py:4: DeprecationWarning: legacy_fare() is deprecated"
+_WARNING_LINE = _regex.compile(r"^\s+(?P<location>\S+:\d+): (?P<warning>\w+: .*)$")
+#: the warnings summary's entries that say the same warning fold when this many say it from different places
+_WARNING_ENTRIES_FOLD_FROM = 6
+
+
+def _fold_warnings(lines: list[str]) -> list[str]:
+    """Fold the warnings summary's entries that give one warning from many places: the first two and the last stay.
+
+    pytest prints one entry per place a warning came from (the tests, then the
+    warning at its location, then the code): a deprecated call made from 300
+    test files is 300 entries saying the same thing.  The others are named by
+    their locations on one line, so every call site is still listed.
+    """
+    entries: list[list[str]] = []
+    for line in lines:
+        if not line.strip():
+            if entries and entries[-1]:
+                entries.append([])
+            continue
+        if not entries:
+            entries.append([])
+        entries[-1].append(line)
+    entries = [entry for entry in entries if entry]
+    keys: list[str | None] = []
+    for entry in entries:
+        found = next((found for line in entry if (found := _WARNING_LINE.match(line))), None)
+        keys.append(found["warning"] if found else None)
+    counts: dict[str, int] = {}
+    for key in keys:
+        if key is not None:
+            counts[key] = counts.get(key, 0) + 1
+    folding = {key for key, count in counts.items() if count >= _WARNING_ENTRIES_FOLD_FROM}
+    if not folding:
+        return lines
+    seen: dict[str, int] = {}
+    last = {key: index for index, key in enumerate(keys) if key in folding}
+    folded: dict[str, list[str]] = {}
+    out: list[str] = []
+    for index, (entry, key) in enumerate(zip(entries, keys)):
+        if key in folding:
+            seen[key] = seen.get(key, 0) + 1
+            if 2 < seen[key] and index != last[key]:
+                folded.setdefault(key, []).extend(
+                    found["location"] for line in entry if (found := _WARNING_LINE.match(line))
+                )
+                continue
+            if index == last[key] and folded.get(key):
+                out.extend(_folded_warnings_lines(folded[key], key))
+                out.append("")
+        out.extend(entry)
+        out.append("")
+    return out
+
+
+#: the places of folded warnings are listed this many to a line (the pipeline cuts a line of 10,000 characters)
+_PLACES_PER_LINE = 50
+
+
+def _folded_warnings_lines(locations: list[str], warning: str) -> list[str]:
+    """Name the entries folded away: how many, which warning, and every place it came from."""
+    paths = [location.rpartition(":")[0] for location in locations]
+    common = paths[0].rpartition("/")[0] + "/"
+    while common != "/" and not all(path.startswith(common) for path in paths):
+        common = common[:-1].rpartition("/")[0] + "/"
+    places = [location[len(common):] if common != "/" else location for location in locations]
+    category = warning.split(":", 1)[0]
+    source = f"from {common}" if common != "/" else "from"
+    lines = [", ".join(places[start : start + _PLACES_PER_LINE]) for start in range(0, len(places), _PLACES_PER_LINE)]
+    lines[0] = f"... ({plural(len(places), 'more entry', 'more entries')} of this {category} omitted, {source}: {lines[0]}"
+    lines[1:] = [f"    {line}" for line in lines[1:]]
+    lines[-1] += ") ..."
+    return lines
+
+
 def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep failure and error sections (without code context), the short summary, coverage and the final line."""
     report = Report()
@@ -308,6 +383,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     announced_dropped = 0
     fold = _SummaryFold(out)
     coverage_rows: list[str] = []
+    warning_lines: list[str] = []  # the warnings summary's
     finished = False  # whether pytest printed its final counts line
     # the first and the last passing result dropped, with where in ``out`` they stood and how many
     # passed and skipped tests each counts: a run that never finished keeps them (see the end)
@@ -339,6 +415,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         flush()
         fold.close()
         flush_coverage()
+        if warning_lines:
+            out.extend(_fold_warnings(warning_lines))
+            warning_lines.clear()
         section = new_section
 
     for line in lines:
@@ -393,6 +472,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                 continue
             flush_coverage()
             out.append(line)
+            continue
+        if section == "warnings summary":
+            warning_lines.append(line)
             continue
         if section == "short test summary info":
             # ``-rA`` lists every pass here ("PASSED tests/x.py::test_y"): asked for, so they stay
