@@ -335,3 +335,13 @@ def test_a_conflict_too_long_to_keep_keeps_its_markers() -> None:
         "+<<<<<<< HEAD", "+=======", "+>>>>>>> topic",
     ]
     assert "+ours 50" not in out and "+theirs 50" not in out
+
+
+def test_a_conflict_a_hunk_cut_off_keeps_both_sides_to_the_hunks_end() -> None:
+    raw = _raw("git/q35b_git_diff_cached_conflict_marker")
+    unclosed = raw.replace("+>>>>>>> feature/tariff-v2\n", "", 1)  # found by dropping lines of the fixture
+    out = STRATEGIES["git_diff"](unclosed, {"max_diff_lines": 150}, 0).text.split("\n")
+    at = out.index("+<<<<<<< HEAD")
+    assert out[at : at + 4] == [
+        "+<<<<<<< HEAD", " NIGHT_FACTOR = 1.20  # regulator cap, 2024-06", "+=======", "+NIGHT_FACTOR = 1.30",
+    ]

@@ -311,6 +311,7 @@ def _conflict_lines(file_diff: _FileDiff) -> set[int]:
 
     Conflict markers in a diff are a merge left unfinished (staged by mistake,
     or the combined diff of a conflicted file): both sides stay past the budget.
+    A conflict with no closing marker (a hunk cut it off) runs to its hunk's end.
     """
     lines = file_diff.lines
     found: set[int] = set()
@@ -323,14 +324,14 @@ def _conflict_lines(file_diff: _FileDiff) -> set[int]:
         end = index + 1
         while end < len(lines) and not lines[end][1] and not _CONFLICT_CLOSE.match(lines[end][0]):
             end += 1
-        closed = end < len(lines) and not lines[end][1]
-        if closed and end - index < _CONFLICT_MAX_LINES:
-            found.update(range(index, end + 1))
+        stop = end + 1 if end < len(lines) and not lines[end][1] else end  # past the closing marker, if any
+        if stop - index <= _CONFLICT_MAX_LINES:
+            found.update(range(index, stop))
         else:
-            found.add(index)  # too long to keep whole (or never closed): its markers say where it is
-            found.update(at for at in range(index + 1, min(end + 1, len(lines)))
-                         if not lines[at][1] and (_CONFLICT_CLOSE.match(lines[at][0]) or lines[at][0][-7:] == "======="))
-        index = end + 1
+            # too long to keep whole: its markers say where it is
+            found.update(at for at in range(index, stop)
+                         if at == index or _CONFLICT_CLOSE.match(lines[at][0]) or lines[at][0][-7:] == "=======")
+        index = stop
     return found
 
 
