@@ -62,6 +62,10 @@ def test_count_lines() -> None:
         ("took 12ms, 3.5s, 99%", "took <N>, <N>, <N>"),
         ("pid=123 worker-7", "pid=<N> worker-<N>"),
         ("x86_64 utf8 sha256 deadbeefcafe", "x86_64 utf8 sha256 deadbeefcafe"),
+        # a record's id: capitals then four or more digits, standing alone (batch 35b's parcel ids)
+        ("GET /v1/tracking/P0000002 200", "GET /v1/tracking/<ID> <N>"),
+        ("ticket INC0012345, order ORD-000123", "ticket <ID>, order ORD-<N>"),
+        ("PR123 ABCD12345 Ünï P1234 P12345z", "PR123 <HEX> Ünï <ID> P12345z"),
         ("src/lib.rs:27:38: boom", "src/lib.rs:<N>:<N>: boom"),
         ("", ""),
     ],

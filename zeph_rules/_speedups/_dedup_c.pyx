@@ -45,7 +45,8 @@ cdef enum:
     C_DIGIT = 1
     C_HEX = 2
     C_WORD = 4
-    C_START = 8  # a hex digit or the first letter of a month: may start a token
+    C_START = 8  # a hex digit or a capital (a month's first letter, a code's): may start a token
+    C_UPPER = 16
 
 cdef unsigned char CLASS[128]
 
@@ -62,8 +63,8 @@ cdef void _init_classes():
         CLASS[c] |= C_HEX | C_START
         CLASS[c - 32] |= C_HEX | C_START
     CLASS[ord("_")] |= C_WORD
-    for ch in "JFMASOND":
-        CLASS[ord(ch)] |= C_START
+    for c in range(ord("A"), ord("Z") + 1):
+        CLASS[c] |= C_START | C_UPPER
 
 _init_classes()
 
@@ -241,6 +242,17 @@ cdef Py_ssize_t _match_hex(const uchar *s, Py_ssize_t n, Py_ssize_t pos) noexcep
     return -1
 
 
+cdef Py_ssize_t _match_code(const uchar *s, Py_ssize_t n, Py_ssize_t pos) noexcept nogil:
+    """The end of a record's id or code, one to three capital letters then 4+ digits (``P0000002``), or -1."""
+    cdef Py_ssize_t end = pos, digits_end
+    while end < n and end - pos < 3 and s[end] < 128 and (CLASS[s[end]] & C_UPPER):
+        end += 1
+    if end == pos:
+        return -1
+    digits_end = _digits(s, n, end)
+    return digits_end if digits_end - end >= 4 else -1
+
+
 cdef inline bint _is_unit(const uchar *s, Py_ssize_t start, Py_ssize_t end) noexcept nogil:
     cdef Py_ssize_t length = end - start
     cdef int u, j
@@ -281,10 +293,11 @@ cdef enum:
     P_IP = 2
     P_HEX = 3
     P_N = 4
-cdef const char *PLACEHOLDER[5]
-PLACEHOLDER[:] = [b"<TS>", b"<UUID>", b"<IP>", b"<HEX>", b"<N>"]
-cdef Py_ssize_t PLACEHOLDER_LEN[5]
-PLACEHOLDER_LEN[:] = [4, 6, 4, 5, 3]
+    P_ID = 5
+cdef const char *PLACEHOLDER[6]
+PLACEHOLDER[:] = [b"<TS>", b"<UUID>", b"<IP>", b"<HEX>", b"<N>", b"<ID>"]
+cdef Py_ssize_t PLACEHOLDER_LEN[6]
+PLACEHOLDER_LEN[:] = [4, 6, 4, 5, 3, 4]
 
 cdef enum:
     STACK_SPANS = 32
@@ -351,9 +364,13 @@ cdef Py_ssize_t _scan(const uchar *s, Py_ssize_t n, Spans *spans, Py_UCS4 *maxch
                                 if end != -1 and (end >= n or not _is_word(s[end])):
                                     code = P_HEX
                                 else:
-                                    end = _match_number(s, n, i)
+                                    end = _match_code(s, n, i)
                                     if end != -1 and (end >= n or not _is_word(s[end])):
-                                        code = P_N
+                                        code = P_ID
+                                    else:
+                                        end = _match_number(s, n, i)
+                                        if end != -1 and (end >= n or not _is_word(s[end])):
+                                            code = P_N
             if code != -1:
                 if _push(spans, i, end, code) < 0:
                     return -1

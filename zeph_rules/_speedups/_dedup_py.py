@@ -8,10 +8,12 @@ between otherwise identical messages with placeholders:
 * UUIDs -> ``<UUID>``
 * hex ids of 8 or more hex digits with at least one digit and one letter, or any ``0x``-prefixed run -> ``<HEX>``
 * IPv4 addresses with an optional ``:port`` -> ``<IP>``
+* a record's id or code, one to three capital letters then four or more digits
+  (``P0000002``, ``INC0012345``) -> ``<ID>``
 * any other standalone decimal number, with a unit suffix such as ``ms`` -> ``<N>``
 
 Only runs that stand alone (not glued to letters or ``_`` on either side) are
-replaced, so ``utf8``, ``sha256`` and ``x86_64`` stay as they are.
+replaced, so ``utf8``, ``sha256``, ``x86_64`` and ``PR123`` stay as they are.
 """
 
 from __future__ import annotations
@@ -169,6 +171,17 @@ def _match_hex(line: str, pos: int) -> int:
     return -1
 
 
+def _match_code(line: str, pos: int) -> int:
+    """Return the end of a record's id or code, one to three capital letters then 4+ digits (``P0000002``), or -1."""
+    end = pos
+    while end < len(line) and end - pos < 3 and "A" <= line[end] <= "Z":
+        end += 1
+    if end == pos:
+        return -1
+    digits_end = _digits(line, end)
+    return digits_end if digits_end - end >= 4 else -1
+
+
 def _match_number(line: str, pos: int) -> int:
     """Return the end of a decimal number (with fraction and unit) at ``pos``, or -1."""
     end = _digits(line, pos)
@@ -195,7 +208,7 @@ def normalize_line(line: str) -> str:
     while i < n:
         ch = line[i]
         starts_token = i == 0 or not _is_word(line[i - 1])
-        if not starts_token or not (_is_hex(ch) or ch in "JFMASOND"):
+        if not starts_token or not (_is_hex(ch) or "A" <= ch <= "Z"):
             i += 1
             continue
         placeholder = ""
@@ -207,6 +220,7 @@ def normalize_line(line: str) -> str:
             (_match_ipv4, "<IP>"),
             (_match_time, "<TS>"),
             (_match_hex, "<HEX>"),
+            (_match_code, "<ID>"),
             (_match_number, "<N>"),
         ):
             end = matcher(line, i)
