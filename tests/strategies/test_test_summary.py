@@ -925,6 +925,10 @@ def test_pytest_warnings_summary_folds_one_warning_given_from_many_places() -> N
     assert lines[marker].startswith("... (297 more entries of this DeprecationWarning omitted, from /tmp/")
     listed = " ".join(lines[marker : marker + 6])
     assert all(f"test_legacy_{n:03}.py:4" in listed for n in range(2, 299) if n != 147)  # every place stays named
+    # two entries run together (a blank line lost) give two warnings: never folded as one of them
+    merged = raw.replace("\n\ntests/warns/test_legacy_147.py::test_rates_prefetch", "\ntests/warns/test_legacy_147.py::test_rates_prefetch")
+    assert merged != raw
+    assert "tests/warns/test_legacy_147.py::test_rates_prefetch" in test_summary(merged, {}, 0).text
     # a warning given from a few places keeps each entry
     few = _summary("pytest/q31b_api_warnings_flood_v")
     assert "more entries of this" not in few

@@ -306,8 +306,9 @@ def _fold_warnings(lines: list[str]) -> list[str]:
     entries = [entry for entry in entries if entry]
     keys: list[str | None] = []
     for entry in entries:
-        found = next((found for line in entry if (found := _WARNING_LINE.match(line))), None)
-        keys.append(found["warning"] if found else None)
+        # every warning the entry gives: two run together (no blank line between) are no one warning's
+        said = [found["warning"] for line in entry if (found := _WARNING_LINE.match(line))]
+        keys.append("\0".join(said) if said else None)
     counts: dict[str, int] = {}
     for key in keys:
         if key is not None:
@@ -346,7 +347,7 @@ def _folded_warnings_lines(locations: list[str], warning: str) -> list[str]:
     while common != "/" and not all(path.startswith(common) for path in paths):
         common = common[:-1].rpartition("/")[0] + "/"
     places = [location[len(common):] if common != "/" else location for location in locations]
-    category = warning.split(":", 1)[0]
+    category = warning.split(":", 1)[0]  # (a key of one warning: entries of several never fold)
     source = f"from {common}" if common != "/" else "from"
     lines = [", ".join(places[start : start + _PLACES_PER_LINE]) for start in range(0, len(places), _PLACES_PER_LINE)]
     lines[0] = f"... ({plural(len(places), 'more entry', 'more entries')} of this {category} omitted, {source}: {lines[0]}"
