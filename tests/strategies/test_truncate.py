@@ -131,7 +131,7 @@ def test_whole_text_shapes_and_trouble_agree_with_line_by_line(lines: list[str])
     from zeph_rules.engine.strategies import truncate as module
 
     def shape(line: str) -> str:  # the line-by-line definition
-        blanked = module._MONTH.sub("M", module._NUMBERISH.sub("0", line))
+        blanked = module._SIGNED.sub("", module._MONTH.sub("M", module._NUMBERISH.sub("0", line)))
         return re.sub(r"\s+", " ", blanked.replace("└", "├").replace("`--", "|--")).strip()
 
     assert module._shapes(lines) == [shape(line) for line in lines]
