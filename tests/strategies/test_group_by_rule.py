@@ -155,6 +155,7 @@ def test_ruff_concise_after_its_config_warnings() -> None:
 
 
 def test_eslint_stylish_findings_stay_as_printed() -> None:
+    # 380 errors and 22 warnings: errors never fold, and 22 warnings are too few to
     raw = _raw("eslint/vendor_express")
     result = group_by_rule(raw, {}, 1)
     assert result.confidence is Confidence.FULL
@@ -163,6 +164,26 @@ def test_eslint_stylish_findings_stay_as_printed() -> None:
             assert line in result.text
     assert result.text.rstrip().endswith("364 errors and 17 warnings potentially fixable with the `--fix` option.")
 
+
+
+def test_eslint_stylish_warnings_by_the_hundred_fold_every_place_listed() -> None:
+    # batch 35b: 375 warnings of four kinds over 300 files, one no-undef error among them
+    raw = _raw("eslint/q35b_eslint_300_files_one_error")
+    text = group_by_rule(raw, {}, 1).text
+    lines = text.split("\n")
+    assert len(text) < len(raw) / 4
+    assert "  11:10  error    'surchargeTable' is not defined      no-undef" in lines
+    at = lines.index("  11:10  error    'surchargeTable' is not defined      no-undef")
+    assert lines[at - 1] == "/tmp/zeph-fixtures/q35b/w/webfleet/src/pricing/pricing_207.js"  # under its file
+    also = [line for line in lines if line.startswith("   also at (in /tmp/zeph-fixtures/q35b/w/webfleet/src/): ")]
+    assert len(also) == 4
+    listed = text.count(".js:")
+    assert listed >= 375 - 4  # every warning's place, folded or printed (a few under their own header)
+    # the headers of files whose findings all went into a list go
+    assert "/tmp/zeph-fixtures/q35b/w/webfleet/src/billing/billing_004.js" not in lines
+    assert "billing/billing_004.js:6:9" in text
+    assert text.rstrip("\n").split("\n")[-2:] == [
+        "✖ 376 problems (1 error, 375 warnings)", "  0 errors and 75 warnings potentially fixable with the `--fix` option."]
 
 def test_tsc_plain_and_pretty() -> None:
     plain = group_by_rule(_raw("tsc/errors"), {}, 2).text

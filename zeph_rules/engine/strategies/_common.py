@@ -215,6 +215,27 @@ def omitted_marker(count: int, what: str = "line", where: str = "") -> str:
     return f"... ({plural(count, what)}{qualifier} omitted) ..."
 
 
+#: a listing of many places (a fold's "also at") puts this many on a line: the pipeline cuts a line
+#: of 10,000 characters, and every place must stay readable
+PLACES_PER_LINE = 50
+
+
+def listed_places(locations: list[str]) -> tuple[str, list[str]]:
+    """Return the directory every location lies in ("" when none) and the locations below it, joined.
+
+    ``a/b/x.js:6:9, a/b/y.js:7:1`` is ``("a/b/", ["x.js:6:9, y.js:7:1"])``: a fold of
+    hundreds of places in one tree names the tree once.  The joined text comes
+    in lines of ``PLACES_PER_LINE`` places.
+    """
+    paths = [location.rpartition("/")[0] + "/" if "/" in location else "" for location in locations]
+    common = min(paths, key=len) if all(paths) else ""
+    while common and not all(path.startswith(common) for path in paths):
+        common = common[:-1].rpartition("/")[0] + "/" if "/" in common[:-1] else ""
+    places = [location[len(common):] for location in locations]
+    return common, [", ".join(places[start : start + PLACES_PER_LINE])
+                    for start in range(0, len(places), PLACES_PER_LINE)]
+
+
 def user_pattern(source: str) -> RulePattern:
     """The ``RulePattern`` of a user-supplied regex (cached): ``re`` where proven fast, else ``regex``."""
     return rule_pattern(source)

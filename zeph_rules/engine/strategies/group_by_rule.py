@@ -28,6 +28,7 @@ from ._common import (
     fallback,
     guarded,
     join_lines,
+    listed_places,
     omitted_marker,
     split_lines,
     user_pattern,
@@ -331,7 +332,7 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
         eslint = _ESLINT_ITEM.match(line)
         if eslint and eslint_file is not None:
             # stylish prints the path once and each finding on a short line of its own, graded by the
-            # project's config: every finding stays as printed
+            # project's config: every finding stays as printed (but see _render: in a report of hundreds)
             location = f"{eslint_file}:{eslint['line']}:{eslint['col']}"
             current = start(Diagnostic(eslint["severity"], eslint["message"], eslint["rule"], location, [line],
                                        foldable=False))
@@ -373,6 +374,12 @@ def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
             arrow = next((line for line in other.lines if _ARROW.match(line)), None)
             lines.append(arrow if arrow is not None else f"  --> {other.location or '?'}")
         return lines
+    if _ESLINT_ITEM.match(_head(first)):
+        # stylish: a finding's line names no file (its file is the header above it): every place is listed,
+        # the tree they lie in named once
+        common, places = listed_places([other.location or "?" for other in others])
+        within = f" (in {common})" if common else ""
+        return [f"   also at{within}: {places[0]}", *(f"            {line}" for line in places[1:])]
     # one-line findings group only when they say the same thing: what differs is where.  The last
     # stays as printed too: where a reader looks for the end of a list (gcc's u63.c after u00.c ... u62.c)
     *between, last = others
@@ -540,6 +547,15 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
     rule_of_shape = {_shape(d.message): d.rule for d in diagnostics if d.rule}
     one_line = sum(not diagnostic.ends_at_blank for diagnostic in diagnostics)
     fold_from = _GROUP_MANY_FROM if one_line >= _MANY_FINDINGS else _GROUP_ONE_LINE_FROM
+    stylish_warnings = [diagnostic for diagnostic in diagnostics
+                        if diagnostic.severity == "warning" and _ESLINT_ITEM.match(diagnostic.lines[0])]
+    folds_stylish = len(stylish_warnings) >= _MANY_FINDINGS
+    if folds_stylish:
+        # eslint's warnings by the hundred (a rule turned on across a codebase) fold like any one-line
+        # finding, every place listed; fewer stay as printed, among errors too (a reviewer of a vendored
+        # tree's 380 errors and 22 warnings quoted sixteen of the warnings)
+        for diagnostic in stylish_warnings:
+            diagnostic.foldable = True
     groups: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         if diagnostic.foldable:
@@ -576,6 +592,10 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         out.extend(_other_members(first, members[1:]))
         if first.ends_at_blank:
             out.append("")
+    if folds_stylish:
+        # a stylish file header whose findings all went into another's "also at" list says nothing more
+        out = [line for index, line in enumerate(out)
+               if not (_ESLINT_FILE.match(line) and not (index + 1 < len(out) and _ESLINT_ITEM.match(out[index + 1])))]
     if noise:
         out.append(omitted_marker(noise, "line", "of progress and context"))
     if excerpts:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .... import _regex
-from .._common import omitted_marker, plural
+from .._common import listed_places, omitted_marker, plural
 from ._shared import (
     Placeholder,
     Report,
@@ -336,21 +336,12 @@ def _fold_warnings(lines: list[str]) -> list[str]:
     return out
 
 
-#: the places of folded warnings are listed this many to a line (the pipeline cuts a line of 10,000 characters)
-_PLACES_PER_LINE = 50
-
-
 def _folded_warnings_lines(locations: list[str], warning: str) -> list[str]:
     """Name the entries folded away: how many, which warning, and every place it came from."""
-    paths = [location.rpartition(":")[0] for location in locations]
-    common = paths[0].rpartition("/")[0] + "/"
-    while common != "/" and not all(path.startswith(common) for path in paths):
-        common = common[:-1].rpartition("/")[0] + "/"
-    places = [location[len(common):] if common != "/" else location for location in locations]
+    common, lines = listed_places(locations)
     category = warning.split(":", 1)[0]  # (a key of one warning: entries of several never fold)
-    source = f"from {common}" if common != "/" else "from"
-    lines = [", ".join(places[start : start + _PLACES_PER_LINE]) for start in range(0, len(places), _PLACES_PER_LINE)]
-    lines[0] = f"... ({plural(len(places), 'more entry', 'more entries')} of this {category} omitted, {source}: {lines[0]}"
+    source = f"from {common}" if common else "from"
+    lines[0] = f"... ({plural(len(locations), 'more entry', 'more entries')} of this {category} omitted, {source}: {lines[0]}"
     lines[1:] = [f"    {line}" for line in lines[1:]]
     lines[-1] += ") ..."
     return lines
