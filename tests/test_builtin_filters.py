@@ -186,6 +186,8 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("black --diff src", ("formatter-diff",)),
         ("isort --check-only --diff .", ("formatter-diff",)),
         ("ruff format --diff", ("formatter-diff",)),
+        ("ruff check --select I,F401 --fix --diff", ("formatter-diff",)),  # the fixes it would make, a diff
+        ("ruff check --fix src", ("linters",)),
         ("gofmt -d .", ("formatter-diff",)),
         ("gofmt -l .", ()),
         ("black --check src", ()),
