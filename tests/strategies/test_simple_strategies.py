@@ -286,6 +286,30 @@ def test_strip_noise_keep_before_keeps_a_matched_line_above_a_line_it_names() ->
     assert "~~~~~~~~~~~~~~~~~^^^^^^^^^^^" not in STRATEGIES["strip_noise"](text, params, 1).text
 
 
+
+def test_strip_noise_keep_before_looks_past_the_lines_look_past_names() -> None:
+    # batch 36: the object being built when a build broke, above gcc's "In function" line and its error
+    text = "\n".join([
+        "[ 19%] Building C object CMakeFiles/common.dir/c/common/dictionary.c.o",
+        "[ 22%] Building C object CMakeFiles/dec.dir/c/dec/decode.c.o",
+        "c/dec/decode.c: In function 'WriteRingBuffer':",
+        "c/dec/decode.c:1313:18: error: no member named 'ringbuffer_len'",
+        "[ 25%] Building C object CMakeFiles/dec.dir/c/dec/huffman.c.o",
+        "c/dec/huffman.c: In function 'Build':",
+        "c/dec/huffman.c:40:3: warning: unused variable 'k'",
+        "[ 28%] Building C object CMakeFiles/dec.dir/c/dec/state.c.o",
+    ])
+    params = {"patterns": [r"^\[\s*\d+%\] Building "], "keep_before": r"^\S+:\d+:\d+: error: ",
+              "look_past": r"^\S+: In function "}
+    out = STRATEGIES["strip_noise"](text, params, 2).text.split("\n")
+    assert out[:3] == ["[ 22%] Building C object CMakeFiles/dec.dir/c/dec/decode.c.o",
+                       "c/dec/decode.c: In function 'WriteRingBuffer':",
+                       "c/dec/decode.c:1313:18: error: no member named 'ringbuffer_len'"]
+    assert "[ 25%] Building C object CMakeFiles/dec.dir/c/dec/huffman.c.o" not in out  # above a warning: goes
+    assert out[-1] == "... (3 noise lines stripped) ..."
+    del params["look_past"]
+    assert "[ 22%] Building C object CMakeFiles/dec.dir/c/dec/decode.c.o" not in STRATEGIES["strip_noise"](text, params, 2).text
+
 def test_strip_noise_spare_whole_blocks_keeps_a_block_that_would_lose_every_line() -> None:
     library = ['  File "/usr/lib/python3.11/pathlib.py", line 931, in iterdir', "    for name in os.listdir(self):"]
     own = ['  File "/app/main.py", line 3, in <module>', "    export()"]

@@ -7,7 +7,9 @@ keeps its first frame, the place where the program broke
 even when it is a frame the patterns call noise.  With ``keep_before`` (a regex)
 a matching line stays when the line after it matches that regex: given the
 exception line's pattern, a Python traceback keeps the carets of its innermost
-frame, which say what part of the expression raised.
+frame, which say what part of the expression raised; ``look_past`` (a regex)
+lets it look past context lines to the line they lead to (a build's progress
+line stays above ``x.c: In function 'f':`` when an error follows, not a warning).
 
 ``min_lines`` (0: always) leaves output of fewer lines whole: what is detail
 worth dropping in a 3,000-line dependency tree or plan is the answer in a
@@ -98,8 +100,15 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     keep_before_source = params.get("keep_before")
     if keep_before_source:
         keep_before = [user_pattern(keep_before_source)]
+        past_source = params.get("look_past")
+        past = [user_pattern(past_source)] if past_source else []
         for index in range(len(lines) - 1):
-            if not staying[index] and matches_any(keep_before, lines[index + 1]):
+            if staying[index]:
+                continue
+            following = index + 1
+            while past and following < len(lines) - 1 and matches_any(past, lines[following]):
+                following += 1
+            if matches_any(keep_before, lines[following]):
                 staying[index] = True
     if params.get("take_indented"):
         _take_indented(lines, staying)
