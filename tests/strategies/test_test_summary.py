@@ -22,6 +22,8 @@ def test_runners_are_detected() -> None:
         "cargo/test_fail": "cargo", "pytest/fail": "pytest", "pytest/big_q": "pytest", "go/test_fail": "go",
         "go/test_json_fail": "go-json", "unittest/fail": "unittest", "npm/test_fail": "node-tap",
         "npm/test_fail_spec": "node-spec", "vitest/run_fail": "jest",
+        # tape's TAP has no dash after the number ("ok 1 parses a string"): no go "ok  pkg" line
+        "npm/q36_npm_test_depth": "node-tap", "mocha/q22_tap": "node-tap",
     }
     for case, runner in expected.items():
         found = detect_runner(_raw(case).split("\n"))
@@ -584,6 +586,16 @@ def test_cargo_keeps_the_failed_targets_list() -> None:
     at = output.index("error: 2 targets failed:")
     assert output[at + 1 : at + 3] == ["    `-p tally --lib`", "    `-p tally --doc`"]
 
+
+def test_tape_keeps_its_failures_with_the_names_above_them() -> None:
+    # batch 36: qs's own suite under tape, 743 assertions, 4 failing, each test named by a comment
+    out = _summary("npm/q36_npm_test_depth").split("\n")
+    assert out[0] == "... (737 passing tests and 247 comment lines of passing tests omitted) ..."
+    for name, failure in (("# parse()", "not ok 3 defaults to a depth of 5"),
+                          ("# decode dot keys correctly", "not ok 37 with allowDots true and decodeDotInKeys false")):
+        assert out.index(name) < out.index(failure)
+    assert "# parses a simple string" not in out and "ok 1 parses a single nested string" not in out
+    assert out[-4:] == ["# tests 743", "# pass  739", "# fail  4", ""] or out[-3:] == ["# tests 743", "# pass  739", "# fail  4"]
 
 def test_top_level_tap_plan_is_the_only_count_vitest_prints() -> None:
     output = STRATEGIES["test_summary"](_raw("vitest/q8_run_tap_flat"), {}, 1).text.splitlines()

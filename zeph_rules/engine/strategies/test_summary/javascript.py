@@ -27,10 +27,15 @@ _VITEST_FILE = _regex.compile(r"^\s*[✓❯×↓]\s+\S+\.(?:test|spec)\.[cm]?[jt
 _REPEATED_MESSAGE_FROM = 4
 
 # --- node --test ----------------------------------------------------------------
-_TAP_RESULT = _regex.compile(r"^(?P<indent>\s*)(?P<status>ok|not ok) \d+ - (?P<name>.*?)(?P<directive> # (?:TODO|SKIP)\b.*)?$")
+#: "ok 1 - name" (node --test); the dash is optional in TAP, and tape prints none ("ok 1 parses a string")
+_TAP_RESULT = _regex.compile(
+    r"^(?P<indent>\s*)(?P<status>ok|not ok) \d+(?: -)? (?P<name>.*?)(?P<directive> # (?:TODO|SKIP)\b.*)?$"
+)
 _TAP_SUBTEST = _regex.compile(r"^\s*# Subtest: ")
 _TAP_PLAN = _regex.compile(r"^\s*1\.\.\d+$")
 _TAP_VERSION = _regex.compile(r"^TAP version \d+$")
+#: a comment line: node's totals, or the name of the test whose assertions follow (tape)
+_TAP_COMMENT = _regex.compile(r"^# ")
 _TAP_TOTALS = _regex.compile(r"^# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ")
 _SPEC_PASS = _regex.compile(r"^\s*✔ ")
 _SPEC_FAIL = _regex.compile(r"^\s*✖ (?!failing tests:)")
@@ -181,6 +186,7 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
     budget = FailureBudget(max_failures)
     out: list[str] = []
     dropped_frames = 0
+    names_dropped = 0
     few = few_results(lines, _TAP_RESULT)
     i = 0
     while i < len(lines):
@@ -226,6 +232,14 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
         if _TAP_SUBTEST.match(line) or _TAP_PLAN.match(line) and line[:1].isspace():
             i += 1  # a subtest's plan; the top-level one stays (vitest's TAP prints no other count)
             continue
+        if _TAP_COMMENT.match(line) and not _TAP_TOTALS.match(line) and not few:
+            # tape names each test in a comment above its assertions (node prints a test's own output
+            # as comments): one stays above a failure, with the failing assertions it introduces
+            end = next((at for at in range(i + 1, len(lines)) if _TAP_COMMENT.match(lines[at])), len(lines))
+            if not any(later.startswith("not ok") for later in lines[i + 1 : end]):
+                names_dropped += 1
+                i += 1
+                continue
         out.append(line)
         i += 1
     marker = budget.marker()
@@ -234,6 +248,8 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
         [omitted_marker(dropped_frames, "line", "of timings and node-internal stack frames")] if dropped_frames else []
     )
     out[totals_at:totals_at] = extra
+    if names_dropped:
+        report.also_omitted.append(plural(names_dropped, "comment line") + " of passing tests")
     report.lines = tidy(out)
     return report
 
