@@ -143,6 +143,20 @@ def test_pylint_folds_conventions_and_keeps_warnings(monkeypatch: pytest.MonkeyP
     assert "Your code has been rated at 8.26/10" in text
 
 
+
+def test_pylint_warnings_by_the_hundred_fold_too() -> None:
+    # batch 36: pathspec's 589 bad-indentation warnings (W0311) of seven messages, one W0622 among them
+    raw = _raw("pylint/q36_pylint_pathspec")
+    text = group_by_rule(raw, {}, 28).text
+    lines = text.split("\n")
+    assert len(text) < len(raw) / 4
+    assert "pathspec/__init__.py:39:0: W0622: Redefining built-in 'RecursionError' (redefined-builtin)" in lines
+    assert "pathspec/util.py:138:1: R1702: Too many nested blocks (6/5) (too-many-nested-blocks)" in lines
+    # each of the seven messages: its first as printed, an "also at" list, its last (589 printed)
+    assert sum("W0311" in line for line in lines) <= 3 * 7
+    assert sum(line.startswith("   also at: ") for line in lines) >= 7
+    assert "Your code has been rated at 0.00/10" in text
+
 def test_ruff_concise_after_its_config_warnings() -> None:
     # "warning: ... are incompatible" heads are lines of their own, not rustc blocks swallowing the findings
     raw = _raw("ruff/toolz_concise_all")

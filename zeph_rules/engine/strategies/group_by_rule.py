@@ -140,8 +140,8 @@ class Diagnostic:
     process, where importing ``dataclasses`` costs more than grouping a report.
     """
 
-    __slots__ = ("ends_at_blank", "ends_at_head", "foldable", "lines", "location", "message", "rule", "rule_at_end",
-                 "severity")
+    __slots__ = ("ends_at_blank", "ends_at_head", "foldable", "folds_when_many", "lines", "location", "message", "rule",
+                 "rule_at_end", "severity")
 
     def __init__(self, severity: str, message: str, rule: str | None, location: str | None,
                  lines: list[str] | None = None, ends_at_blank: bool = False, foldable: bool | None = None,
@@ -158,6 +158,8 @@ class Diagnostic:
         self.ends_at_head = ends_at_head
         #: pyright: the rule closes the diagnostic's last line, after its continuation
         self.rule_at_end = rule_at_end
+        #: not foldable, but folds in a report of hundreds like it (eslint's warnings, pylint's W codes)
+        self.folds_when_many = False
 
 
 _SPECIFICS = _regex.compile(r"`[^`]*`|'[^']*'|‘[^’]*’|\"[^\"]*\"|\d+")
@@ -183,7 +185,7 @@ def _located(match: re.Match[str]) -> Diagnostic:
     """Build a diagnostic from a ``path:line: ...`` head, finding the rule wherever the tool puts it.
 
     Whether repeats may fold follows the tool's own grading: a compiler's errors
-    (gcc, javac, rustc) never fold, nor pylint's warnings and errors; a type
+    (gcc, javac, rustc) never fold, nor pylint's warnings (but by the hundred) and errors; a type
     checker calls every finding an error (mypy) and grades by its error code,
     so its errors fold like any linter finding.
     """
@@ -191,6 +193,7 @@ def _located(match: re.Match[str]) -> Diagnostic:
     message = match["message"]
     rule: str | None = match["code"]
     foldable: bool | None = None
+    folds_when_many = False
     mypy = _MYPY_CODE.search(message)
     gcc = _GCC_FLAG.search(message)
     if mypy or gcc:
@@ -207,11 +210,14 @@ def _located(match: re.Match[str]) -> Diagnostic:
         if pylint:
             rule, message = f"{pylint['code']} {pylint['rule']}", pylint["message"]
             foldable = pylint["code"][0] not in "WEF"
+            folds_when_many = pylint["code"][0] == "W"
         elif lint:
             rule, message = lint["rule"], lint["message"]
         elif javac and match["severity"]:
             rule, message = javac["rule"], javac["message"]
-    return Diagnostic(severity, message, rule, match["location"], [match.group(0)], foldable=foldable)
+    diagnostic = Diagnostic(severity, message, rule, match["location"], [match.group(0)], foldable=foldable)
+    diagnostic.folds_when_many = folds_when_many
+    return diagnostic
 
 
 def _starts_block(lines: list[str], index: int) -> bool:
@@ -336,6 +342,7 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
             location = f"{eslint_file}:{eslint['line']}:{eslint['col']}"
             current = start(Diagnostic(eslint["severity"], eslint["message"], eslint["rule"], location, [line],
                                        foldable=False))
+            current.folds_when_many = eslint["severity"] == "warning"
             continue
         if current is not None and (line[:1].isspace() or line[:1] == "|" or _NUMBERED_GUTTER.match(line)):
             current.lines.append(line)  # source excerpt, caret line or continuation of the message
@@ -547,15 +554,15 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
     rule_of_shape = {_shape(d.message): d.rule for d in diagnostics if d.rule}
     one_line = sum(not diagnostic.ends_at_blank for diagnostic in diagnostics)
     fold_from = _GROUP_MANY_FROM if one_line >= _MANY_FINDINGS else _GROUP_ONE_LINE_FROM
-    stylish_warnings = [diagnostic for diagnostic in diagnostics
-                        if diagnostic.severity == "warning" and _ESLINT_ITEM.match(diagnostic.lines[0])]
-    folds_stylish = len(stylish_warnings) >= _MANY_FINDINGS
-    if folds_stylish:
-        # eslint's warnings by the hundred (a rule turned on across a codebase) fold like any one-line
-        # finding, every place listed; fewer stay as printed, among errors too (a reviewer of a vendored
-        # tree's 380 errors and 22 warnings quoted sixteen of the warnings)
-        for diagnostic in stylish_warnings:
+    # eslint's warnings and pylint's by the hundred (a rule turned on across a codebase) fold like any
+    # one-line finding, every place listed; fewer stay as printed, among errors too (a reviewer of a
+    # vendored tree's 380 errors and 22 warnings quoted sixteen of the warnings)
+    many = [diagnostic for diagnostic in diagnostics if diagnostic.folds_when_many]
+    folds_many = len(many) >= _MANY_FINDINGS
+    if folds_many:
+        for diagnostic in many:
             diagnostic.foldable = True
+    folds_stylish = folds_many and any(_ESLINT_ITEM.match(diagnostic.lines[0]) for diagnostic in many)
     groups: dict[str, list[Diagnostic]] = {}
     for diagnostic in diagnostics:
         if diagnostic.foldable:
