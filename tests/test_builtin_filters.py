@@ -188,6 +188,8 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("ruff format --diff", ("formatter-diff",)),
         ("ruff check --select I,F401 --fix --diff", ("formatter-diff",)),  # the fixes it would make, a diff
         ("ruff check --fix src", ("linters",)),
+        ("ruff check --statistics", ()),  # a table of counts
+        ("flake8 . --count --select=E9,F63,F7,F82 --show-source --statistics", ("linters",)),
         ("gofmt -d .", ("formatter-diff",)),
         ("gofmt -l .", ()),
         ("black --check src", ()),
