@@ -32,9 +32,10 @@ def _graph() -> zeph_rules.MatcherGraph:
 
 #: commands of these tools that neither run tests nor lint: a fetch, a listing, a program's run, a report in
 #: JSON for another program (`go vet -json`) (make's own rules read them)
-#: (and Django's management commands other than `test`: migrate, collectstatic, check)
+#: (and Django's management commands other than `test`: migrate, collectstatic, check; and `pytest --co`,
+#: which lists the tests it would run)
 _NOT_A_RUN = re.compile(r"\b(?:cargo\s+(?:fetch|tree|metadata|run)|go\s+(?:list|mod|env|run)|go\s+vet\s+(?:\S+\s+)*-json)\b"
-                        r"|\bmanage\.py\s+(?!test\b)\w")
+                        r"|\bmanage\.py\s+(?!test\b)\w|\bpytest\s+(?:\S+\s+)*(?:--co|--collect-only)\b")
 
 
 @functools.cache

@@ -179,7 +179,7 @@ def test_print_savings_per_tool() -> None:
         strategy, params = route
         clean = sanitize(case.raw)
         result = STRATEGIES[strategy](clean, params, case.exit_code)
-        savings.setdefault(f"{case.tool:<9} {strategy}", []).append((len(case.raw.encode()), len(result.text.encode())))
+        savings.setdefault(f"{case.tool:<9} {strategy}", []).append((len(case.raw.encode(errors="surrogateescape")), len(result.text.encode(errors="surrogateescape"))))
     for key, pairs in sorted(savings.items()):
         raw = sum(r for r, _ in pairs)
         kept = sum(k for _, k in pairs)
