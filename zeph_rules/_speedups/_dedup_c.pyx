@@ -45,8 +45,8 @@ cdef enum:
     C_DIGIT = 1
     C_HEX = 2
     C_WORD = 4
-    C_START = 8  # a hex digit or a capital (a month's first letter, a code's): may start a token
-    C_UPPER = 16
+    C_START = 8  # a hex digit or a month's first letter: may start any token
+    C_UPPER = 16  # a capital: may start a code (P0000002), whatever else it starts
 
 cdef unsigned char CLASS[128]
 
@@ -63,8 +63,10 @@ cdef void _init_classes():
         CLASS[c] |= C_HEX | C_START
         CLASS[c - 32] |= C_HEX | C_START
     CLASS[ord("_")] |= C_WORD
+    for ch in "JFMASOND":
+        CLASS[ord(ch)] |= C_START
     for c in range(ord("A"), ord("Z") + 1):
-        CLASS[c] |= C_START | C_UPPER
+        CLASS[c] |= C_UPPER
 
 _init_classes()
 
@@ -242,7 +244,7 @@ cdef Py_ssize_t _match_hex(const uchar *s, Py_ssize_t n, Py_ssize_t pos) noexcep
     return -1
 
 
-cdef Py_ssize_t _match_code(const uchar *s, Py_ssize_t n, Py_ssize_t pos) noexcept nogil:
+cdef inline Py_ssize_t _match_code(const uchar *s, Py_ssize_t n, Py_ssize_t pos) noexcept nogil:
     """The end of a record's id or code, one to three capital letters then 4+ digits (``P0000002``), or -1."""
     cdef Py_ssize_t end = pos, digits_end
     while end < n and end - pos < 3 and s[end] < 128 and (CLASS[s[end]] & C_UPPER):
@@ -338,7 +340,16 @@ cdef Py_ssize_t _scan(const uchar *s, Py_ssize_t n, Spans *spans, Py_UCS4 *maxch
     cdef int code
     while i < n:
         ch = s[i]
-        if (i == 0 or not _is_word(s[i - 1])) and ch < 128 and (CLASS[ch] & C_START):
+        if ch < 128 and (CLASS[ch] & (C_START | C_UPPER)) == C_UPPER and (i == 0 or not _is_word(s[i - 1])):
+            # a capital that starts no date, month, hex id or number ("GET", "INFO", "P0000002"): only a code
+            end = _match_code(s, n, i)
+            if end != -1 and (end >= n or not _is_word(s[end])):
+                if _push(spans, i, end, P_ID) < 0:
+                    return -1
+                out_len += PLACEHOLDER_LEN[P_ID] - (end - i)
+                i = end
+                continue
+        elif ch < 128 and (CLASS[ch] & C_START) and (i == 0 or not _is_word(s[i - 1])):
             code = -1
             end = _match_date(s, n, i)
             if end != -1 and (end >= n or not _is_word(s[end])):
@@ -364,7 +375,7 @@ cdef Py_ssize_t _scan(const uchar *s, Py_ssize_t n, Spans *spans, Py_UCS4 *maxch
                                 if end != -1 and (end >= n or not _is_word(s[end])):
                                     code = P_HEX
                                 else:
-                                    end = _match_code(s, n, i)
+                                    end = _match_code(s, n, i) if CLASS[ch] & C_UPPER else -1
                                     if end != -1 and (end >= n or not _is_word(s[end])):
                                         code = P_ID
                                     else:

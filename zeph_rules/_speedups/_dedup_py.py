@@ -197,6 +197,20 @@ def _match_number(line: str, pos: int) -> int:
     return end
 
 
+#: the matchers tried at a token's start, in order; a capital that starts nothing else tries the code only
+_MATCHERS = (
+    (_match_date, "<TS>"),
+    (_match_syslog, "<TS>"),
+    (_match_uuid, "<UUID>"),
+    (_match_ipv4, "<IP>"),
+    (_match_time, "<TS>"),
+    (_match_hex, "<HEX>"),
+    (_match_code, "<ID>"),
+    (_match_number, "<N>"),
+)
+_CODE_ONLY = ((_match_code, "<ID>"),)
+
+
 def normalize_line(line: str) -> str:
     """Return ``line`` with timestamps, ids, addresses and numbers replaced by placeholders."""
     if not isinstance(line, str):
@@ -213,16 +227,9 @@ def normalize_line(line: str) -> str:
             continue
         placeholder = ""
         end = -1
-        for matcher, name in (
-            (_match_date, "<TS>"),
-            (_match_syslog, "<TS>"),
-            (_match_uuid, "<UUID>"),
-            (_match_ipv4, "<IP>"),
-            (_match_time, "<TS>"),
-            (_match_hex, "<HEX>"),
-            (_match_code, "<ID>"),
-            (_match_number, "<N>"),
-        ):
+        # a capital that starts no date, month, hex id or number ("GET", "P0000002") can only start a code
+        candidates = _CODE_ONLY if not _is_hex(ch) and ch not in "JFMASOND" else _MATCHERS
+        for matcher, name in candidates:
             end = matcher(line, i)
             if end != -1 and (end >= n or not _is_word(line[end])):
                 placeholder = name
