@@ -597,6 +597,29 @@ def test_tape_keeps_its_failures_with_the_names_above_them() -> None:
     assert "# parses a simple string" not in out and "ok 1 parses a single nested string" not in out
     assert out[-4:] == ["# tests 743", "# pass  739", "# fail  4", ""] or out[-3:] == ["# tests 743", "# pass  739", "# fail  4"]
 
+
+def test_node_tap_cancelled_subtests_keep_their_lines_outside_the_failure_budget() -> None:
+    # batch 37b: a failing before() hook cancels 25 subtests; they used up the budget of 10 and hid the
+    # hook's failure and the later ones
+    raw = _raw("node/q37b_node_test_tap")
+    out = _summary("node/q37b_node_test_tap")
+    lines = out.split("\n")
+    for kept in ("not ok 1 - CSV export", "  failureType: 'hookFailed'",
+                 "not ok 2 - /tmp/zeph-fixtures/q37b/w/stockroom/test/inventory.test.js",
+                 "        not ok 30 - invoices PO-5129 (education)"):
+        assert kept in lines, kept
+    cancelled = [line for line in raw.split("\n") if line.lstrip().startswith("not ok") and "round-trips row" in line]
+    assert len(cancelled) == 25 and all(line in lines for line in cancelled)
+    assert out.count("failureType: 'cancelledByParent'") == 1  # the first says what befell them all
+    # node's diagnostic comment stays; tape's names of passing tests go
+    assert any(line.startswith("# Error: Test \"release after a reset\"") for line in lines)
+
+
+def test_tape_keeps_the_name_of_the_test_it_died_in() -> None:
+    # batch 37b: an exception thrown in a test kills tape: no plan, no counts; the last name says where
+    out = _summary("npm/q37b_npm_test_tape_thrown_error")
+    assert "# pricing > invoice > invoices PO-5129 (education)" in out.split("\n")
+
 def test_top_level_tap_plan_is_the_only_count_vitest_prints() -> None:
     output = STRATEGIES["test_summary"](_raw("vitest/q8_run_tap_flat"), {}, 1).text.splitlines()
     assert "1..33" in output

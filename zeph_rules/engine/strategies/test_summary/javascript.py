@@ -36,6 +36,11 @@ _TAP_PLAN = _regex.compile(r"^\s*1\.\.\d+$")
 _TAP_VERSION = _regex.compile(r"^TAP version \d+$")
 #: a comment line: node's totals, or the name of the test whose assertions follow (tape)
 _TAP_COMMENT = _regex.compile(r"^# ")
+#: node's verdict on a test its parent's failure stopped: a consequence, not a cause
+_TAP_CANCELLED = _regex.compile(r"^\s*failureType: '(?:cancelledByParent|cancelledBySuite)'")
+#: a comment that reports trouble (node's "# Error: Test ... generated asynchronous activity")
+#: (a test's name may say "error": "# throws error with wrong decoder" is tape's name of a test)
+_TAP_TROUBLE = _regex.compile(r"^# \w*(?:Error|Warning|Exception)\b")
 _TAP_TOTALS = _regex.compile(r"^# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ")
 _SPEC_PASS = _regex.compile(r"^\s*✔ ")
 _SPEC_FAIL = _regex.compile(r"^\s*✖ (?!failing tests:)")
@@ -187,6 +192,9 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
     out: list[str] = []
     dropped_frames = 0
     names_dropped = 0
+    cancelled_detail = 0
+    cancelled_shown = False  # a cancelled test's detail is shown (once)
+    last_result = max((at for at, line in enumerate(lines) if _TAP_RESULT.match(line)), default=-1)
     few = few_results(lines, _TAP_RESULT)
     i = 0
     while i < len(lines):
@@ -220,7 +228,14 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     report.omit_passed()
             else:
                 report.failures += 1
-                if budget.admit(result["name"]):
+                if any(_TAP_CANCELLED.search(entry) for entry in block) and cancelled_shown:
+                    # cancelled because its parent failed (a hook, a timeout): the cause is told once
+                    # above or below, and the first cancelled test's detail says what befell the others;
+                    # each keeps its line, outside the failure budget
+                    out.append(line)
+                    cancelled_detail += len(block)
+                elif budget.admit(result["name"]):
+                    cancelled_shown = cancelled_shown or any(_TAP_CANCELLED.search(entry) for entry in block)
                     out.append(line)
                     kept, _ = _cut_node_frames([entry for entry in block if "duration_ms:" not in entry])
                     dropped_frames += len(block) - len(kept)
@@ -232,11 +247,16 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
         if _TAP_SUBTEST.match(line) or _TAP_PLAN.match(line) and line[:1].isspace():
             i += 1  # a subtest's plan; the top-level one stays (vitest's TAP prints no other count)
             continue
-        if _TAP_COMMENT.match(line) and not _TAP_TOTALS.match(line) and not few:
+        if _TAP_COMMENT.match(line) and not _TAP_TOTALS.match(line) and not few and not _TAP_TROUBLE.search(line):
             # tape names each test in a comment above its assertions (node prints a test's own output
-            # as comments): one stays above a failure, with the failing assertions it introduces
+            # as comments): one goes when every assertion it introduces passed, or when it introduces
+            # none and tests after it report (a parent test's name above its subtests' names); one
+            # above a failure, or the last before the run died, stays, and so does a diagnostic
+            # (node's "# Error: ... generated asynchronous activity")
             end = next((at for at in range(i + 1, len(lines)) if _TAP_COMMENT.match(lines[at])), len(lines))
-            if not any(later.startswith("not ok") for later in lines[i + 1 : end]):
+            results = [later for later in lines[i + 1 : end] if _TAP_RESULT.match(later)]
+            passed = bool(results) and not any(later.lstrip().startswith("not ok") for later in results)
+            if passed or not results and last_result >= end:
                 names_dropped += 1
                 i += 1
                 continue
@@ -250,6 +270,8 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
     out[totals_at:totals_at] = extra
     if names_dropped:
         report.also_omitted.append(plural(names_dropped, "comment line") + " of passing tests")
+    if cancelled_detail:
+        report.also_omitted.append(plural(cancelled_detail, "line") + " of detail under tests cancelled by their parent")
     report.lines = tidy(out)
     return report
 
