@@ -24,6 +24,8 @@ def test_runners_are_detected() -> None:
         "npm/test_fail_spec": "node-spec", "vitest/run_fail": "jest",
         # tape's TAP has no dash after the number ("ok 1 parses a string"): no go "ok  pkg" line
         "npm/q36_npm_test_depth": "node-tap", "mocha/q22_tap": "node-tap",
+        # unittest -v killed by a segfault before its "Ran N tests" line
+        "unittest/q37b_unittest_v_segfault": "unittest",
     }
     for case, runner in expected.items():
         found = detect_runner(_raw(case).split("\n"))
@@ -619,6 +621,16 @@ def test_tape_keeps_the_name_of_the_test_it_died_in() -> None:
     # batch 37b: an exception thrown in a test kills tape: no plan, no counts; the last name says where
     out = _summary("npm/q37b_npm_test_tape_thrown_error")
     assert "# pricing > invoice > invoices PO-5129 (education)" in out.split("\n")
+
+
+def test_unittest_v_cut_short_by_a_crash_keeps_where_it_stood() -> None:
+    # batch 37b: a segfault in test_export_pdf_native_encoder ends the run; no "Ran N tests", no verdict
+    result = test_summary(_raw("unittest/q37b_unittest_v_segfault"), {}, 139)
+    lines = result.text.rstrip("\n").split("\n")
+    assert result.confidence is Confidence.PARTIAL and len(result.text) < 2000
+    assert lines[-1].startswith("test_export_pdf_native_encoder (tests.test_manifests.TestManifests.")
+    assert any(line.endswith("... expected failure") for line in lines)
+    assert lines[0].startswith("... (756 passing tests omitted")
 
 def test_top_level_tap_plan_is_the_only_count_vitest_prints() -> None:
     output = STRATEGIES["test_summary"](_raw("vitest/q8_run_tap_flat"), {}, 1).text.splitlines()
