@@ -860,6 +860,20 @@ def test_cargo_a_tests_own_warning_line_is_not_a_compiler_diagnostic() -> None:
 
 
 
+def test_cargo_a_test_binary_that_died_keeps_its_first_and_last_pass_only() -> None:
+    # batch 37b: a stack overflow aborted a binary of 302 tests after 150 passes; with no "test result"
+    # line it counted as a run of a few and kept all 150
+    output = _summary("cargo/q37b_cargo_test_replay_stack_overflow", 101)
+    assert output.startswith("... (148 passing tests omitted) ...")
+    lines = output.split("\n")
+    at = lines.index("running 302 tests")
+    assert lines[at + 1 : at + 3] == ["test archive::journal_150_6_events ... ok", "test archive::journal_299_7_events ... ok"]
+    assert "thread 'archive::nested_journal_replay' (2965) has overflowed its stack" in lines
+    # a hang under `timeout`: the last test that passed before it stays (batch 25's reviewer quoted it)
+    hang = _summary("cargo/q25_cargo_test_timeout_hang", 124)
+    assert "test total_case_59 ... ok" in hang.split("\n") and "test total_case_30 ... ok" not in hang
+
+
 def test_cargo_nocapture_output_folds_its_runs_of_alike_lines() -> None:
     # batch 35b: 150 scenarios each printing 22 postings under --nocapture (3,770 lines), one failing
     raw = _raw("cargo/q35b_cargo_test_nocapture_chatty")

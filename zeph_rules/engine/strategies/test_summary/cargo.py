@@ -125,8 +125,9 @@ def looks_like_cargo_build_failure(lines: list[str]) -> bool:
     return any(line.startswith("error: could not compile `") for line in lines)
 
 
-def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int]:
-    """Return the targets to show whatever happens, the targets that ran a test, and how many tests ran in all.
+def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int, set[int]]:
+    """Return the targets to show whatever happens, the targets that ran a test, how many tests ran in all
+    (or were announced, in a target that never finished) and the targets that never finished.
 
     A target is the index of its ``Running``/``Doc-tests`` line; -1 stands for
     the lines before the first such line (output without target headers).  A
@@ -138,6 +139,7 @@ def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int]:
     ran: set[int] = set()
     started: set[int] = set()
     finished: set[int] = set()
+    announced: dict[int, int] = {}  # each target's "running N tests", for one that never finished
     tests = 0
     current = -1
     for index, line in enumerate(lines):
@@ -146,6 +148,7 @@ def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int]:
             continue
         if _RUNNING_COUNT.match(line):
             started.add(current)
+            announced[current] = int(line.split()[1])
             continue
         result = _RESULT.match(line)
         if result:
@@ -157,7 +160,9 @@ def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int]:
         test = _TEST_LINE.match(line)
         if (result and result["status"] == "FAILED") or (test and test["result"] == "FAILED"):
             failing.add(current)
-    return failing | (started - finished), ran, tests
+    # a target that died (a stack overflow aborts the binary) announced its tests and printed no result
+    tests += sum(count for target, count in announced.items() if target not in finished)
+    return failing | (started - finished), ran, tests, started - finished
 
 
 def _diagnostic_kind(line: str) -> str | None:
@@ -187,7 +192,19 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     hidden_marker = Placeholder()
     warning_marker = Placeholder()
     warning_lines = 0
-    troubled_targets, targets_that_ran, tests_run = _scan_targets(lines)
+    troubled_targets, targets_that_ran, tests_run, unfinished = _scan_targets(lines)
+    # in a target that never finished (killed, timed out, crashed, cut by `| head`) the first and the last
+    # passing result stay: where it started and the last thing that worked (reviewers quoted the last)
+    ends: dict[int, list[tuple[int, int, str]]] = {}  # target -> [(where in out, 0, first pass), (where, 1, last)]
+
+    def passed(run_lines: list[str]) -> None:
+        report.omit_passed(len(run_lines))
+        if target in unfinished:
+            found = ends.setdefault(target, [])
+            if not found:
+                found.append((len(out), 0, run_lines[0]))
+            if found[0][2] != run_lines[-1]:
+                found[1:] = [(len(out), 1, run_lines[-1])]
     few = tests_run <= FEW_RESULTS  # a run of a few tests keeps its passes, under their targets
     shown_targets = troubled_targets | targets_that_ran if few else troubled_targets
     target = -1  # the index of the current target's header line (-1: before any)
@@ -251,7 +268,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             if few:
                 out.extend(line.lines())
             else:
-                report.omit_passed(line.run_length)
+                passed(line.lines())
             continue
         if detail_name is not None:
             if _DETAIL_HEADER.match(line) or line == "failures:" or _RESULT.match(line):
@@ -289,7 +306,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         if test:
             result = test["result"]
             if result == "ok" and not few:
-                report.omit_passed()
+                passed([line])
             else:
                 if result == "FAILED":
                     report.failures += 1
@@ -335,6 +352,10 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             printed.add(len(out))  # what a test printed (--nocapture), between the run's results
         out.append(line)
     flush_detail()
+    # from the last place back, so each insertion leaves the places before it as they were
+    for position, _, kept in sorted((end for found in ends.values() for end in found), reverse=True):
+        out.insert(position, kept)
+        report.passed_omitted -= 1
     if len(printed) >= _FOLD_PRINTED_FROM:
         out = fold_marked_runs(out, printed)
 
