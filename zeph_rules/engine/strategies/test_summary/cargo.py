@@ -197,9 +197,12 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     # passing result stay: where it started and the last thing that worked (reviewers quoted the last)
     ends: dict[int, list[tuple[int, int, str]]] = {}  # target -> [(where in out, 0, first pass), (where, 1, last)]
 
-    def passed(run_lines: list[str]) -> None:
-        report.omit_passed(len(run_lines))
+    def passed(run: str, count: int = 1) -> None:
+        """Count ``count`` passes (a line, or a ``PassingRun``); in a target that never finished, note its ends."""
+        report.omit_passed(count)
         if target in unfinished:
+            # (only here does a run's text get split: a finished run of 100,000 passes costs one step)
+            run_lines = run.lines() if type(run) is PassingRun else [run]
             found = ends.setdefault(target, [])
             if not found:
                 found.append((len(out), 0, run_lines[0]))
@@ -268,7 +271,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             if few:
                 out.extend(line.lines())
             else:
-                passed(line.lines())
+                passed(line, line.run_length)
             continue
         if detail_name is not None:
             if _DETAIL_HEADER.match(line) or line == "failures:" or _RESULT.match(line):
@@ -306,7 +309,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         if test:
             result = test["result"]
             if result == "ok" and not few:
-                passed([line])
+                passed(line)
             else:
                 if result == "FAILED":
                     report.failures += 1
