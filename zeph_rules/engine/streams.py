@@ -7,8 +7,9 @@ The lines of the jobs interleave, and no tool's rules read them with the tag
 in front.  ``split`` finds the tag when nearly every line carries one of a few;
 the pipeline then filters each job's lines, untagged, as that job's tool's
 output (``delegation``), tags what stays again, and prints the jobs one after
-the other, as ``turbo --log-order=grouped`` does; the runner's own lines (its
-summary) come before and after them.
+the other, as ``turbo --log-order=grouped`` does, each where its first line
+was; the runner's own lines stay where they were among them (its summary
+after the jobs, npm's ``> pkg@1.0.0 postinstall`` above each install script).
 """
 
 from __future__ import annotations
