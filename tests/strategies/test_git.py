@@ -345,3 +345,17 @@ def test_a_conflict_a_hunk_cut_off_keeps_both_sides_to_the_hunks_end() -> None:
     assert out[at : at + 4] == [
         "+<<<<<<< HEAD", " NIGHT_FACTOR = 1.20  # regulator cap, 2024-06", "+=======", "+NIGHT_FACTOR = 1.30",
     ]
+
+
+def test_a_cut_diff_keeps_a_modules_constants_and_dunders_past_the_budget() -> None:
+    # batch 37: requests v2.18.0..v2.32.3, 84 files: the version bump lay past its file's share
+    body = [f"+line {n}" for n in range(60)]
+    files = []
+    for name, changes in (("a.py", body), ("pkg/__version__.py", ["-__version__ = '2.18.0'", *body[:30],
+                                                                     '+__version__ = "2.32.3"', "+MAX_RETRIES = 5",
+                                                                     "+    retries = 5"])):
+        files += [f"diff --git a/{name} b/{name}", f"--- a/{name}", f"+++ b/{name}", "@@ -1,40 +1,40 @@", *changes]
+    out = STRATEGIES["git_diff"]("\n".join(files) + "\n", {"max_diff_lines": 20}, 0).text.split("\n")
+    for kept in ("-__version__ = '2.18.0'", '+__version__ = "2.32.3"', "+MAX_RETRIES = 5"):
+        assert kept in out
+    assert "+    retries = 5" not in out  # an indented assignment is no module's constant

@@ -95,12 +95,13 @@ class _FileDiff:
         return insertions, deletions
 
 
-#: ``commit <sha>`` opening each commit of ``git log -p`` / ``git show A B`` (maybe with decorations)
-#: a changed line that declares a function, type or module (Python, Rust, Go, JS/TS, C#/Java, Ruby): what a
-#: reader of a cut diff looks for first, so it stays past the budget
+#: a changed line that declares a function, type or module (Python, Rust, Go, JS/TS, C#/Java, Ruby), or
+#: sets a module's constant: what a reader of a cut diff looks for first, so it stays past the budget
 _DECLARATION = _regex.compile(
     r"^[-+]{1,2}\s*(?:(?:pub(?:\([a-z]+\))?|export|default|async|static|public|private|protected|internal|unsafe)\s+)*"
     r"(?:def|class|fn|func|function|struct|enum|trait|impl|interface|type|module|record)\s"
+    # a module's constant or dunder set at its margin: `__version__ = "2.32.3"`, `MAX_RETRIES = 5`
+    r"|^[-+]{1,2}(?:__[a-z]+__|[A-Z][A-Z0-9_]{2,})(?:\s*:[^=]*)?\s*=\s"
 )
 #: a merge's conflict markers, after the diff's one or two prefix columns: staged or committed by mistake,
 #: or a combined diff of a conflicted file; what lies between them is both sides of the conflict
@@ -108,6 +109,7 @@ _CONFLICT_OPEN = _regex.compile(r"^[-+ ]{1,2}<{7}(?: |$)")
 _CONFLICT_CLOSE = _regex.compile(r"^[-+ ]{1,2}>{7}(?: |$)")
 #: a conflict longer than this keeps only its marker lines
 _CONFLICT_MAX_LINES = 60
+#: ``commit <sha>`` opening each commit of ``git log -p`` / ``git show A B`` (maybe with decorations)
 _COMMIT = _regex.compile(r"^commit [0-9a-f]{7,64}(?:\s|$)")
 #: per-commit metadata that ``git log`` output without patches loses too (see the git-log rule): who
 #: committed and when, beside the author and the date, which stay
