@@ -185,17 +185,19 @@ def test_eslint_stylish_warnings_by_the_hundred_fold_every_place_listed() -> Non
     raw = _raw("eslint/q35b_eslint_300_files_one_error")
     text = group_by_rule(raw, {}, 1).text
     lines = text.split("\n")
-    assert len(text) < len(raw) / 4
+    assert len(text) < len(raw) / 1.5
     assert "  11:10  error    'surchargeTable' is not defined      no-undef" in lines
     at = lines.index("  11:10  error    'surchargeTable' is not defined      no-undef")
     assert lines[at - 1] == "/tmp/zeph-fixtures/q35b/w/webfleet/src/pricing/pricing_207.js"  # under its file
-    also = [line for line in lines if line.startswith("   also at (in /tmp/zeph-fixtures/q35b/w/webfleet/src/): ")]
+    also = [line for line in lines if line.startswith("   also at: /tmp/zeph-fixtures/q35b/w/webfleet/src/")]
     assert len(also) == 4
     listed = text.count(".js:")
     assert listed >= 375 - 4  # every warning's place, folded or printed (a few under their own header)
     # the headers of files whose findings all went into a list go
     assert "/tmp/zeph-fixtures/q35b/w/webfleet/src/billing/billing_004.js" not in lines
-    assert "billing/billing_004.js:6:9" in text
+    # ... but each file's path stays whole in the list, as its header printed it (batch 37's reviewer
+    # quoted a header of a file whose every finding folded)
+    assert "/tmp/zeph-fixtures/q35b/w/webfleet/src/billing/billing_004.js:6:9" in text
     assert text.rstrip("\n").split("\n")[-2:] == [
         "✖ 376 problems (1 error, 375 warnings)", "  0 errors and 75 warnings potentially fixable with the `--fix` option."]
 

@@ -23,12 +23,12 @@ from __future__ import annotations
 from ... import _regex
 from ._common import (
     BLOCK_MARGIN,
+    PLACES_PER_LINE,
     Confidence,
     StrategyResult,
     fallback,
     guarded,
     join_lines,
-    listed_places,
     omitted_marker,
     split_lines,
     user_pattern,
@@ -382,11 +382,12 @@ def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
             lines.append(arrow if arrow is not None else f"  --> {other.location or '?'}")
         return lines
     if _ESLINT_ITEM.match(_head(first)):
-        # stylish: a finding's line names no file (its file is the header above it): every place is listed,
-        # the tree they lie in named once
-        common, places = listed_places([other.location or "?" for other in others])
-        within = f" (in {common})" if common else ""
-        return [f"   also at{within}: {places[0]}", *(f"            {line}" for line in places[1:])]
+        # stylish: a finding's line names no file (its file is the header above it): every place is listed
+        # with its file's path in full, as the header printed it (a reader quotes it back), 50 to a line
+        locations = [other.location or "?" for other in others]
+        chunks = [_locations(locations[start : start + PLACES_PER_LINE])
+                  for start in range(0, len(locations), PLACES_PER_LINE)]
+        return [f"   also at: {chunks[0]}", *(f"            {chunk}" for chunk in chunks[1:])]
     # one-line findings group only when they say the same thing: what differs is where.  The last
     # stays as printed too: where a reader looks for the end of a list (gcc's u63.c after u00.c ... u62.c)
     *between, last = others
