@@ -329,6 +329,62 @@ cdef inline int _push(Spans *spans, Py_ssize_t start, Py_ssize_t end, Py_ssize_t
     return 0
 
 
+cdef inline bint _ends_token(const uchar *s, Py_ssize_t n, Py_ssize_t end) noexcept nogil:
+    """Whether a match ending at ``end`` (-1: none) stands alone: no letter, digit or ``_`` glued after it."""
+    return end != -1 and (end >= n or not _is_word(s[end]))
+
+
+cdef inline Py_ssize_t _token(const uchar *s, Py_ssize_t n, Py_ssize_t i, int *code) noexcept nogil:
+    """Return the end of the token to replace at ``i`` (a token's start) and set its placeholder; -1: none.
+
+    The matchers are tried in order, the first whose match stands alone wins.
+    """
+    cdef Py_ssize_t end
+    cdef Py_UCS4 ch = s[i]
+    code[0] = -1
+    if not (CLASS[ch] & C_START):
+        # a capital that starts no date, month, hex id or number ("GET", "INFO", "P0000002"): only a code
+        end = _match_code(s, n, i)
+        if _ends_token(s, n, end):
+            code[0] = P_ID
+            return end
+        return -1
+    end = _match_date(s, n, i)
+    if _ends_token(s, n, end):
+        code[0] = P_TS
+        return end
+    end = _match_syslog(s, n, i)
+    if _ends_token(s, n, end):
+        code[0] = P_TS
+        return end
+    end = _match_uuid(s, n, i)
+    if _ends_token(s, n, end):
+        code[0] = P_UUID
+        return end
+    end = _match_ipv4(s, n, i)
+    if _ends_token(s, n, end):
+        code[0] = P_IP
+        return end
+    end = _match_time(s, n, i, True)
+    if _ends_token(s, n, end):
+        code[0] = P_TS
+        return end
+    end = _match_hex(s, n, i)
+    if _ends_token(s, n, end):
+        code[0] = P_HEX
+        return end
+    if CLASS[ch] & C_UPPER:
+        end = _match_code(s, n, i)
+        if _ends_token(s, n, end):
+            code[0] = P_ID
+            return end
+    end = _match_number(s, n, i)
+    if _ends_token(s, n, end):
+        code[0] = P_N
+        return end
+    return -1
+
+
 cdef Py_ssize_t _scan(const uchar *s, Py_ssize_t n, Spans *spans, Py_UCS4 *maxchar) noexcept nogil:
     """Record the spans to replace; return the key's length (-1: out of memory).
 
@@ -340,48 +396,8 @@ cdef Py_ssize_t _scan(const uchar *s, Py_ssize_t n, Spans *spans, Py_UCS4 *maxch
     cdef int code
     while i < n:
         ch = s[i]
-        if ch < 128 and (CLASS[ch] & (C_START | C_UPPER)) == C_UPPER and (i == 0 or not _is_word(s[i - 1])):
-            # a capital that starts no date, month, hex id or number ("GET", "INFO", "P0000002"): only a code
-            end = _match_code(s, n, i)
-            if end != -1 and (end >= n or not _is_word(s[end])):
-                if _push(spans, i, end, P_ID) < 0:
-                    return -1
-                out_len += PLACEHOLDER_LEN[P_ID] - (end - i)
-                i = end
-                continue
-        elif ch < 128 and (CLASS[ch] & C_START) and (i == 0 or not _is_word(s[i - 1])):
-            code = -1
-            end = _match_date(s, n, i)
-            if end != -1 and (end >= n or not _is_word(s[end])):
-                code = P_TS
-            else:
-                end = _match_syslog(s, n, i)
-                if end != -1 and (end >= n or not _is_word(s[end])):
-                    code = P_TS
-                else:
-                    end = _match_uuid(s, n, i)
-                    if end != -1 and (end >= n or not _is_word(s[end])):
-                        code = P_UUID
-                    else:
-                        end = _match_ipv4(s, n, i)
-                        if end != -1 and (end >= n or not _is_word(s[end])):
-                            code = P_IP
-                        else:
-                            end = _match_time(s, n, i, True)
-                            if end != -1 and (end >= n or not _is_word(s[end])):
-                                code = P_TS
-                            else:
-                                end = _match_hex(s, n, i)
-                                if end != -1 and (end >= n or not _is_word(s[end])):
-                                    code = P_HEX
-                                else:
-                                    end = _match_code(s, n, i) if CLASS[ch] & C_UPPER else -1
-                                    if end != -1 and (end >= n or not _is_word(s[end])):
-                                        code = P_ID
-                                    else:
-                                        end = _match_number(s, n, i)
-                                        if end != -1 and (end >= n or not _is_word(s[end])):
-                                            code = P_N
+        if ch < 128 and (CLASS[ch] & (C_START | C_UPPER)) and (i == 0 or not _is_word(s[i - 1])):
+            end = _token(s, n, i, &code)
             if code != -1:
                 if _push(spans, i, end, code) < 0:
                     return -1
