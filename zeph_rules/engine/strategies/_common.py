@@ -231,9 +231,12 @@ def listed_places(locations: list[str]) -> tuple[str, list[str]]:
     common = min(paths, key=len) if all(paths) else ""
     while common and not all(path.startswith(common) for path in paths):
         common = common[:-1].rpartition("/")[0] + "/" if "/" in common[:-1] else ""
-    places = [location[len(common):] for location in locations]
-    return common, [", ".join(places[start : start + PLACES_PER_LINE])
-                    for start in range(0, len(places), PLACES_PER_LINE)]
+    return common, [", ".join(chunk) for chunk in per_line([location[len(common):] for location in locations])]
+
+
+def per_line(places: list[str]) -> list[list[str]]:
+    """Return ``places`` in runs of ``PLACES_PER_LINE``, one run to a printed line."""
+    return [places[start : start + PLACES_PER_LINE] for start in range(0, len(places), PLACES_PER_LINE)]
 
 
 def user_pattern(source: str) -> RulePattern:

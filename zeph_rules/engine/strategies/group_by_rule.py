@@ -23,13 +23,13 @@ from __future__ import annotations
 from ... import _regex
 from ._common import (
     BLOCK_MARGIN,
-    PLACES_PER_LINE,
     Confidence,
     StrategyResult,
     fallback,
     guarded,
     join_lines,
     omitted_marker,
+    per_line,
     split_lines,
     user_pattern,
 )
@@ -145,7 +145,7 @@ class Diagnostic:
 
     def __init__(self, severity: str, message: str, rule: str | None, location: str | None,
                  lines: list[str] | None = None, ends_at_blank: bool = False, foldable: bool | None = None,
-                 ends_at_head: bool = False, rule_at_end: bool = False) -> None:
+                 ends_at_head: bool = False, rule_at_end: bool = False, folds_when_many: bool = False) -> None:
         self.severity = severity
         self.message = message
         self.rule = rule
@@ -159,7 +159,7 @@ class Diagnostic:
         #: pyright: the rule closes the diagnostic's last line, after its continuation
         self.rule_at_end = rule_at_end
         #: not foldable, but folds in a report of hundreds like it (eslint's warnings, pylint's W codes)
-        self.folds_when_many = False
+        self.folds_when_many = folds_when_many
 
 
 _SPECIFICS = _regex.compile(r"`[^`]*`|'[^']*'|‘[^’]*’|\"[^\"]*\"|\d+")
@@ -215,9 +215,8 @@ def _located(match: re.Match[str]) -> Diagnostic:
             rule, message = lint["rule"], lint["message"]
         elif javac and match["severity"]:
             rule, message = javac["rule"], javac["message"]
-    diagnostic = Diagnostic(severity, message, rule, match["location"], [match.group(0)], foldable=foldable)
-    diagnostic.folds_when_many = folds_when_many
-    return diagnostic
+    return Diagnostic(severity, message, rule, match["location"], [match.group(0)], foldable=foldable,
+                      folds_when_many=folds_when_many)
 
 
 def _starts_block(lines: list[str], index: int) -> bool:
@@ -341,8 +340,7 @@ def _parse(lines: list[str]) -> tuple[list[Diagnostic | str], list[str], int]:
             # project's config: every finding stays as printed (but see _render: in a report of hundreds)
             location = f"{eslint_file}:{eslint['line']}:{eslint['col']}"
             current = start(Diagnostic(eslint["severity"], eslint["message"], eslint["rule"], location, [line],
-                                       foldable=False))
-            current.folds_when_many = eslint["severity"] == "warning"
+                                       foldable=False, folds_when_many=eslint["severity"] == "warning"))
             continue
         if current is not None and (line[:1].isspace() or line[:1] == "|" or _NUMBERED_GUTTER.match(line)):
             current.lines.append(line)  # source excerpt, caret line or continuation of the message
@@ -384,9 +382,7 @@ def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
     if _ESLINT_ITEM.match(_head(first)):
         # stylish: a finding's line names no file (its file is the header above it): every place is listed
         # with its file's path in full, as the header printed it (a reader quotes it back), 50 to a line
-        locations = [other.location or "?" for other in others]
-        chunks = [_locations(locations[start : start + PLACES_PER_LINE])
-                  for start in range(0, len(locations), PLACES_PER_LINE)]
+        chunks = [_locations(chunk) for chunk in per_line([other.location or "?" for other in others])]
         return [f"   also at: {chunks[0]}", *(f"            {chunk}" for chunk in chunks[1:])]
     # one-line findings group only when they say the same thing: what differs is where.  The last
     # stays as printed too: where a reader looks for the end of a list (gcc's u63.c after u00.c ... u62.c)

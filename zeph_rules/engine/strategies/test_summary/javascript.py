@@ -228,14 +228,15 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     report.omit_passed()
             else:
                 report.failures += 1
-                if any(_TAP_CANCELLED.search(entry) for entry in block) and cancelled_shown:
+                cancelled = any(_TAP_CANCELLED.search(entry) for entry in block)
+                if cancelled and cancelled_shown:
                     # cancelled because its parent failed (a hook, a timeout): the cause is told once
                     # above or below, and the first cancelled test's detail says what befell the others;
                     # each keeps its line, outside the failure budget
                     out.append(line)
                     cancelled_detail += len(block)
                 elif budget.admit(result["name"]):
-                    cancelled_shown = cancelled_shown or any(_TAP_CANCELLED.search(entry) for entry in block)
+                    cancelled_shown = cancelled_shown or cancelled
                     out.append(line)
                     kept, _ = _cut_node_frames([entry for entry in block if "duration_ms:" not in entry])
                     dropped_frames += len(block) - len(kept)

@@ -304,11 +304,9 @@ def _fold_warnings(lines: list[str]) -> list[str]:
             entries.append([])
         entries[-1].append(line)
     entries = [entry for entry in entries if entry]
-    keys: list[str | None] = []
-    for entry in entries:
-        # every warning the entry gives: two run together (no blank line between) are no one warning's
-        said = [found["warning"] for line in entry if (found := _WARNING_LINE.match(line))]
-        keys.append("\0".join(said) if said else None)
+    warnings = [[found for line in entry if (found := _WARNING_LINE.match(line))] for entry in entries]
+    # an entry's key is every warning it gives: two run together (no blank line between) are no one warning's
+    keys = ["\0".join(found["warning"] for found in said) or None for said in warnings]
     counts: dict[str, int] = {}
     for key in keys:
         if key is not None:
@@ -324,9 +322,7 @@ def _fold_warnings(lines: list[str]) -> list[str]:
         if key in folding:
             seen[key] = seen.get(key, 0) + 1
             if 2 < seen[key] and index != last[key]:
-                folded.setdefault(key, []).extend(
-                    found["location"] for line in entry if (found := _WARNING_LINE.match(line))
-                )
+                folded.setdefault(key, []).extend(found["location"] for found in warnings[index])
                 continue
             if index == last[key] and folded.get(key):
                 out.extend(_folded_warnings_lines(folded[key], key))
@@ -539,7 +535,8 @@ def _drop_passing_live_logs(lines: list[str]) -> tuple[list[str], int, int]:
     A block runs from a test's id standing alone to the next one (or a ``====`` section);
     a block with any other result (or none: the run stopped in it) stays whole, its log
     lines the context of the failure.  So does a passing test's block that logged a record
-    at ERROR or above, or a traceback: the code under test caught something and went on.  Returns the lines left, the passes and the lines dropped.
+    at ERROR or above, or a traceback: the code under test caught something and went on.
+    Returns the lines left, the passes and the lines dropped.
     """
     def id_alone(line: str) -> bool:
         return _ID_ALONE.match(line) is not None and _VERBOSE.match(line) is None
