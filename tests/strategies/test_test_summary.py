@@ -440,6 +440,19 @@ def test_pytest_tail_cut_above_failures_still_drops_source_context() -> None:
     assert lines.count("tests/test_version.py:540: AssertionError") == 2
 
 
+def test_pytest_tail_cut_inside_passes_reads_the_blocks_as_passes() -> None:
+    # ``pytest -rA | tail``: cut below "= PASSES =", the blocks of captured output hold no traceback and
+    # are passing tests', not 649 failures (found by mutating the fixture)
+    raw_lines = _raw("pytest/q35b_pytest_ra_chatty_800").split("\n")
+    passes = next(index for index, line in enumerate(raw_lines) if line.strip("= ") == "PASSES")
+    text = test_summary("\n".join(raw_lines[passes + 50 :]), {}, 1).text
+    assert "not shown in detail" not in text
+    assert "lines of passing tests' output omitted" in text
+    assert "_ test_receipt_05 _" not in text
+    assert "FAILED tests/chatty/test_receipts_23.py::test_receipt_10 - AssertionError: last share absorbs the..." in text
+    assert text.rstrip("\n").endswith("1 failed, 799 passed in 0.88s ===================================")
+
+
 def test_cargo_drops_what_repeats_names_shown_above() -> None:
     text = test_summary(_raw("cargo/q4_test_p_doc_fail"), {}, 101).text
     lines = text.split("\n")

@@ -51,6 +51,8 @@ _DOCS_LINK = _regex.compile(r"^-- Docs: https://docs\.pytest\.org/\S+$")
 _PERCENT = _regex.compile(r"\s*\[\s*\d+%\]$")
 # pytest centres the name in underscores; a name near the terminal width leaves one on a side
 _FAILURE_HEADER = _regex.compile(r"^(?=__|.* __$)_+ (?P<name>[^_\s].*?) _+$")
+#: what only a failure's or an error's block shows: the passes' blocks of ``-rP``/``-rA`` hold captured output
+_FAILURE_EVIDENCE = _regex.compile(r"^(?:E(?:\s|$)|>\s|Traceback \(most recent call last\)|\[XPASS|\S+:\d+: )")
 _FRAME_SEPARATOR = _regex.compile(r"^(?:_ ){5,}_?$")
 _CARET_ONLY = _regex.compile(r"^\s*[\^~]+\s*$")
 _LOCATION_LINE = _regex.compile(r"^\S+:\d+: ")
@@ -376,6 +378,12 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     # the first and the last passing result dropped, with where in ``out`` they stood and how many
     # passed and skipped tests each counts: a run that never finished keeps them (see the end)
     passes_ends: list[tuple[int, str, int, int]] = []
+    # output cut above its first "==== ... ====" line (``| tail``) starts in FAILURES or in PASSES;
+    # only a failure's block has a traceback
+    first_section = next((index for index, line in enumerate(lines) if _SECTION.match(line)), len(lines))
+    cut_section = (
+        "FAILURES" if any(_FAILURE_EVIDENCE.match(line) for line in lines[:first_section]) else "PASSES"
+    )
 
     def omit_pass(line: str, passed: int = 1, skipped: int = 0) -> None:
         report.omit_passed(passed)
@@ -440,8 +448,11 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             passes_dropped += 1  # captured output of passing tests (-rP / -rA)
             continue
         if section == "" and _FAILURE_HEADER.match(line):
-            # output cut above its "= FAILURES =" line (``| tail``): the blocks read as usual
-            enter("FAILURES")
+            # output cut above its "= FAILURES =" (or "= PASSES =") line: the blocks read as usual
+            enter(cut_section)
+            if section == "PASSES":
+                passes_dropped += 1
+                continue
         if section in _DETAIL_SECTIONS:
             header = _FAILURE_HEADER.match(line)
             if header:
