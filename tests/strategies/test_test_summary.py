@@ -453,6 +453,14 @@ def test_pytest_tail_cut_inside_passes_reads_the_blocks_as_passes() -> None:
     assert text.rstrip("\n").endswith("1 failed, 799 passed in 0.88s ===================================")
 
 
+def test_pytest_tail_cut_inside_errors_keeps_a_collection_error_without_a_traceback() -> None:
+    # a collection error's block may be its message alone: no traceback, and still no pass
+    raw_lines = _raw("pytest/q31b_collection_errors_both").rstrip("\n").split("\n")
+    text = test_summary("\n".join(raw_lines[-7:]), {}, 2).text
+    assert "'intergration' not found in `markers` configuration option" in text.split("\n")
+    assert "passing tests" not in text
+
+
 def test_cargo_drops_what_repeats_names_shown_above() -> None:
     text = test_summary(_raw("cargo/q4_test_p_doc_fail"), {}, 101).text
     lines = text.split("\n")

@@ -53,6 +53,7 @@ _PERCENT = _regex.compile(r"\s*\[\s*\d+%\]$")
 _FAILURE_HEADER = _regex.compile(r"^(?=__|.* __$)_+ (?P<name>[^_\s].*?) _+$")
 #: what only a failure's or an error's block shows: the passes' blocks of ``-rP``/``-rA`` hold captured output
 _FAILURE_EVIDENCE = _regex.compile(r"^(?:E(?:\s|$)|>\s|Traceback \(most recent call last\)|\[XPASS|\S+:\d+: )")
+_CAPTURED = _regex.compile(r"^-+ Captured \w+ \w+ -+$")
 _FRAME_SEPARATOR = _regex.compile(r"^(?:_ ){5,}_?$")
 _CARET_ONLY = _regex.compile(r"^\s*[\^~]+\s*$")
 _LOCATION_LINE = _regex.compile(r"^\S+:\d+: ")
@@ -345,6 +346,21 @@ def _folded_warnings_lines(locations: list[str], warning: str) -> list[str]:
     return lines
 
 
+def _cut_inside_passes(lines: list[str]) -> bool:
+    """Whether output cut above its first "==== ... ====" line (``| tail``) starts in ``-rP``'s PASSES.
+
+    A pass has a block only for what it printed, so every block there opens on a "Captured" line and
+    none holds a traceback; a failure's or an error's block opens on its code or its message.
+    """
+    first_section = next((index for index, line in enumerate(lines) if _SECTION.match(line)), len(lines))
+    headers = [index for index in range(first_section) if _FAILURE_HEADER.match(lines[index])]
+    return (
+        bool(headers)
+        and all(index + 1 < first_section and _CAPTURED.match(lines[index + 1]) for index in headers)
+        and not any(_FAILURE_EVIDENCE.match(line) for line in lines[:first_section])
+    )
+
+
 def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep failure and error sections (without code context), the short summary, coverage and the final line."""
     report = Report()
@@ -380,10 +396,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     passes_ends: list[tuple[int, str, int, int]] = []
     # output cut above its first "==== ... ====" line (``| tail``) starts in FAILURES or in PASSES;
     # only a failure's block has a traceback
-    first_section = next((index for index, line in enumerate(lines) if _SECTION.match(line)), len(lines))
-    cut_section = (
-        "FAILURES" if any(_FAILURE_EVIDENCE.match(line) for line in lines[:first_section]) else "PASSES"
-    )
+    cut_section = "PASSES" if _cut_inside_passes(lines) else "FAILURES"
 
     def omit_pass(line: str, passed: int = 1, skipped: int = 0) -> None:
         report.omit_passed(passed)
