@@ -788,6 +788,15 @@ def test_go_json_cut_short_keeps_what_a_test_without_verdict_printed() -> None:
 
 
 
+def test_go_json_keeps_a_skipped_test_and_why_as_go_test_v_does() -> None:
+    # batch 38b: a skip's log says why something was not tested; plain -v keeps it, so does -json
+    output = test_summary(_raw("go/q22_json_all"), {}, 1).text
+    assert '"Output":"    textfmt_test.go:25: TODO: decide behaviour for empty input\\n"}' in output
+    assert '"Action":"skip","Package":"example.com/fleet/textfmt","Test":"TestTitle/empty-word"' in output
+    assert '"Output":"=== RUN   TestTitle/empty-word\\n"' not in output  # its start still goes
+    assert '"Test":"TestTitle/ascii"' not in output  # and its passing siblings
+
+
 def test_go_json_keeps_a_panic_test2json_filed_under_a_passing_subtest() -> None:
     # batch 35b: the panic went out under TestIntegrationRoundTrip/stop-11, then a "pass" event for it
     output = test_summary(_raw("go/q35b_go_test_json_integration"), {}, 2).text

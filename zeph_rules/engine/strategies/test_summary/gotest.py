@@ -190,12 +190,12 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
 
 
 def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> Report:
-    """Keep the events of failing tests and of packages; drop runs and passes of the others."""
+    """Keep the events of failing and skipped tests and of packages; drop runs and passes of the others."""
     import json  # here: json imports re and enum, which plain ``go test`` output does not need
 
     report = Report()
     events: list[dict[str, object] | None] = []
-    failing: set[tuple[object, object]] = set()
+    kept: set[tuple[object, object]] = set()  # failing, skipped and unfinished tests
     tests: set[tuple[object, object]] = set()
     ended: set[tuple[object, object]] = set()
     for line in lines:
@@ -212,15 +212,15 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
             tests.add(key)
         if action in ("pass", "fail", "skip"):
             ended.add(key)
-            if action == "fail":
-                failing.add(key)
+            if action == "fail" or action == "skip" and key[1] is not None:
+                kept.add(key)  # a skip keeps its events as under -v: what it logged says why
         elif action == "output" and key[1] is not None and _PANIC.match(str(event.get("Output", ""))):
             # a panic is printed under the test running last, which go 1.19's test2json may then report as
             # passed (its parent fails): the panic and its goroutine trace are that test's events
-            failing.add(key)
+            kept.add(key)
     # a test with no verdict (the output was cut short, or the binary died under it) keeps its events
     # like a failing one: what it printed is all there is to go on
-    failing |= tests - ended
+    kept |= tests - ended
     out: list[str] = []
     for line, event in zip(lines, events):
         if event is None:
@@ -240,7 +240,7 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
             else:
                 report.other_omitted += 1
             continue
-        if (event.get("Package"), test) in failing:
+        if (event.get("Package"), test) in kept:
             output = str(event.get("Output", ""))
             if action in ("run", "pause", "cont", "start") or output.startswith(("=== RUN", "=== PAUSE", "=== CONT")):
                 report.other_omitted += 1
