@@ -8,6 +8,8 @@ rule files combine with the built-in ones.
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -99,8 +101,10 @@ def test_filter_properties(graph: MatcherGraph, text: str, command: str, exit_co
 
 
 def test_a_line_wider_than_any_terminal_keeps_its_ends_around_a_marker(graph: MatcherGraph) -> None:
-    # a minified JSON body: its head (where the shape of the answer is) and its tail stay, counted between
-    body = '{"count":300,"products":[' + ",".join(f'{{"sku":"SKU-{i}"}}' for i in range(2000)) + "]}"
+    # a minified JSON body past 64 KiB: its head (where the shape of the answer is) and its tail stay,
+    # counted between
+    body = '{"count":300,"products":[' + ",".join(f'{{"sku":"SKU-{i}"}}' for i in range(5000)) + "]}"
+    assert len(body) > 65_536
     result = graph.filter("curl -s http://x/catalog.json", f"{body}\nfetched\n", 0)
     head, marker, tail = result.output.split("\n")[0].partition(" ... (")
     assert head == body[:4000] and tail.endswith(body[-1000:])
@@ -108,6 +112,28 @@ def test_a_line_wider_than_any_terminal_keeps_its_ends_around_a_marker(graph: Ma
     assert result.confidence is Confidence.PARTIAL and result.output.endswith("\nfetched\n")
     # a line as wide as 10,000 characters stays whole
     assert graph.filter("curl -s http://x", "y" * 10_000 + "\n", 0).output == "y" * 10_000 + "\n"
+
+
+def test_a_json_report_on_one_line_stays_whole_but_for_its_long_strings(graph: MatcherGraph) -> None:
+    # `eslint -f json`, `jest --json`: every finding in the middle may be the one asked for (batch 38b's
+    # reviewer quoted them); a file's source quoted in it is cut inside its quotes and the JSON still parses
+    source = r"const rates = {\n" + r'  \"TEA-100\": 1.5,\n' * 400 + r"};\n"  # as JSON escapes it
+    findings = ",".join(
+        f'{{"ruleId":"no-undef","severity":2,"message":"\'rate{i}\' is not defined.","line":{i},"column":3}}'
+        for i in range(150)
+    )
+    report = f'[{{"filePath":"/src/pricing.js","messages":[{findings}],"source":"{source}"}}]'
+    assert 10_000 < len(report) <= 65_536 and len(source) > 2_000
+    result = graph.filter("npx eslint -f json src", report + "\n", 1)
+    line = result.output.split("\n")[0]
+    assert '"message":"\'rate75\' is not defined.","line":75' in line
+    assert json.loads(line)[0]["messages"][149]["line"] == 149
+    kept_source = json.loads(line)[0]["source"]
+    assert kept_source.startswith(json.loads(f'"{source}"')[:1_000]) and "characters omitted) ..." in kept_source
+    assert result.confidence is Confidence.PARTIAL
+    # with no long string it is left as it is
+    whole = f'[{{"filePath":"/src/pricing.js","messages":[{findings}]}}]'
+    assert graph.filter("npx eslint -f json src", whole + "\n", 1).output == whole + "\n"
 
 
 @pytest.mark.parametrize("width", [9_999, 10_000, 10_001, 10_002, 15_000, 20_001])

@@ -238,11 +238,21 @@ def _pattern_facts(rules: tuple[PlannedRule, ...]) -> tuple[tuple[str, str, Any,
     return tuple(pattern_facts(source) for source in sources)
 
 
-#: a line longer than this (a minified JSON body, a base64 blob) keeps its first WIDE_HEAD and last
-#: WIDE_TAIL characters around a counted marker: ten thousand characters is no terminal's line
+#: a line longer than this (a base64 blob, minified code, a JSON body past ``WIDE_JSON``) keeps its first
+#: WIDE_HEAD and last WIDE_TAIL characters around a counted marker: ten thousand characters is no
+#: terminal's line
 WIDE_LINE = 10_000
 WIDE_HEAD = 4_000
 WIDE_TAIL = 1_000
+#: a JSON document on one line up to this wide (``eslint -f json``, ``jest --json``, an API's body) is
+#: an answer asked for in a shape to parse: it stays whole but for its long strings
+WIDE_JSON = 65_536
+#: a string in such a document longer than this (a file's source, a package's description) keeps its
+#: first JSON_STRING_HEAD and last JSON_STRING_TAIL characters around a counted marker, inside its quotes
+LONG_JSON_STRING = 2_000
+JSON_STRING_HEAD = 1_200
+JSON_STRING_TAIL = 300
+_JSON_STRING = r'"(?:[^"\\]|\\.)*"'
 
 
 def _narrow_wide_lines(text: str) -> str:
@@ -255,11 +265,54 @@ def _narrow_wide_lines(text: str) -> str:
     lines = text.split("\n")
     if max(map(len, lines)) <= WIDE_LINE:
         return text
-    return "\n".join(
-        line if len(line) <= WIDE_LINE else
-        f"{line[:WIDE_HEAD]} {omitted_marker(len(line) - WIDE_HEAD - WIDE_TAIL, 'character')} {line[-WIDE_TAIL:]}"
-        for line in lines
-    )
+    narrowed = [line if len(line) <= WIDE_LINE else _narrow_wide_line(line) for line in lines]
+    return text if narrowed == lines else "\n".join(narrowed)
+
+
+def _narrow_wide_line(line: str) -> str:
+    document = _narrow_json_document(line)
+    if document is not None:
+        return document
+    return f"{line[:WIDE_HEAD]} {omitted_marker(len(line) - WIDE_HEAD - WIDE_TAIL, 'character')} {line[-WIDE_TAIL:]}"
+
+
+def _narrow_json_document(line: str) -> str | None:
+    """Return ``line``, a JSON document, with its long strings narrowed; None when it is no such document."""
+    import json
+    import re  # here: output without a line this wide never needs it
+
+    bare = line.strip()
+    if len(line) > WIDE_JSON or bare[:1] not in ("{", "[") or bare[-1:] not in ("}", "]"):
+        return None
+    try:
+        json.loads(bare)
+    except ValueError:
+        return None
+
+    def narrow(found: re.Match[str]) -> str:
+        string = found.group()
+        if len(string) <= LONG_JSON_STRING:
+            return string
+        head = _escape_boundary(string, JSON_STRING_HEAD)
+        tail = _escape_boundary(string, len(string) - JSON_STRING_TAIL)
+        return f"{string[:head]} {omitted_marker(tail - head, 'character')} {string[tail:]}"
+
+    return re.sub(_JSON_STRING, narrow, line)
+
+
+def _escape_boundary(string: str, index: int) -> int:
+    """Return ``index``, or the start of the backslash escape (``\\n``, ``\\u00e9``) a cut there would split."""
+    for position in range(index - 1, max(index - 6, 0) - 1, -1):
+        if string[position] != "\\":
+            continue
+        before = position
+        while before > 0 and string[before - 1] == "\\":
+            before -= 1
+        if (position - before) % 2:
+            continue  # the second backslash of an escaped backslash
+        end = position + (6 if string[position + 1 : position + 2] == "u" else 2)
+        return position if end > index else index
+    return index
 
 
 def run_filters(graph: MatcherGraph, command: str, output: str, exit_code: int | None = None,
