@@ -577,6 +577,28 @@ def test_sphinx_keeps_every_warning_and_the_verdict_and_drops_its_progress(graph
     assert "progress lines stripped) ..." in out
 
 
+def test_sphinx_incremental_build_keeps_which_documents_it_rebuilt(graph: MatcherGraph) -> None:
+    # batch 39: one changed document; its few progress lines say what was rebuilt (a full build's go)
+    out = graph.filter("sphinx-build -b html docs docs/_build", _raw("sphinx/q39_sphinx_html_incremental"), 0).output
+    lines = out.split("\n")
+    for kept in ("loading pickled environment... done", "reading sources... [100%] usage",
+                 "writing output... [ 50%] index", "writing output... [100%] usage", "build succeeded."):
+        assert kept in lines
+    assert "pickling environment... done" not in lines and "copying assets..." not in lines
+
+
+def test_sphinx_under_make_is_read_as_sphinx(graph: MatcherGraph) -> None:
+    # `make -C docs html`: the warning glued to its phase's progress ("checking consistency... <path>:
+    # WARNING: ...") stayed unread by make's rules and went with its head-and-tail cut
+    raw = _raw("make/q39_make_docs_html_W")
+    result = graph.filter("make -C docs html SPHINXOPTS=-W", raw, 2)
+    assert "sphinx" in result.rules
+    assert ("checking consistency... /tmp/zeph-fixtures/q39/ledgerline/docs/howto/release.rst: WARNING: document"
+            " isn't included in any toctree [toc.not_included]") in result.output.split("\n")
+    assert result.output.count("WARNING") == raw.count("WARNING")
+    assert "writing output... [ 50%] recipes/internet-csv-export" not in result.output
+
+
 def test_ansible_playbook_keeps_changes_failures_and_the_recap(graph: MatcherGraph) -> None:
     raw = _raw("ansible/q17_playbook_three_hosts")
     out = graph.filter("ansible-playbook -i inventory.ini site.yml", raw, 2).output.split("\n")

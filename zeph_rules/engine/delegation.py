@@ -78,6 +78,8 @@ TOOLS: tuple[tuple[str, str, str, str | None, str], ...] = (
     # Django's runner is unittest's, with its test databases around it
     ("python manage.py test", "unittest", "tests", "test database for alias", r"^(?:Creating|Destroying|Using existing) test database for alias '\w+'"),
     ("python -m unittest", "unittest", "tests", "Ran ", r"^Ran \d+ tests? in [\d.]+s$"),
+    # Sphinx's first line (`make html` in a docs folder)
+    ("sphinx-build", "sphinx", "findings", "Running Sphinx v", r"^Running Sphinx v\d"),
     # ctest's totals, or a GoogleTest binary's first test (the one that crashed may be its last)
     ("ctest", "ctest", "tests", "tests passed, ", r"^\d+% tests passed, \d+ tests? failed out of \d+$"),
     ("ctest", "ctest", "tests", "[ RUN      ] ", r"^(?:\d+: )?\[ RUN      \] \S"),
