@@ -461,6 +461,16 @@ def test_pytest_tail_cut_inside_errors_keeps_a_collection_error_without_a_traceb
     assert "passing tests" not in text
 
 
+def test_cargo_show_output_reads_the_successes_section_as_what_passing_tests_printed() -> None:
+    # batch 38: under --show-output the "---- name stdout ----" blocks after "successes:" are passing tests'
+    # output (asked for), not 32 failures whose details pushed the one real failure's out of the budget
+    lines = test_summary(_raw("cargo/q38_cargo_test_show_output"), {}, 101).text.split("\n")
+    assert not any("not shown in detail" in line for line in lines)
+    assert "successes:" in lines and "---- tests::csv_output stdout ----" in lines
+    assert "---- tests::summary_of_numbers stdout ----" in lines
+    assert " right: Summary { count: 3, sum: 3628805.0, mean: 1209601.6666666667, max: 3628800.0 }" in lines
+
+
 def test_cargo_drops_what_repeats_names_shown_above() -> None:
     text = test_summary(_raw("cargo/q4_test_p_doc_fail"), {}, 101).text
     lines = text.split("\n")

@@ -221,6 +221,9 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     # where a "warning: ..." line is the program's, not the compiler's
     in_run = False
     printed: set[int] = set()  # where in ``out`` the lines the tests printed are
+    # under --show-output, the "successes:" section's "---- name stdout ----" blocks: what the passing
+    # tests printed, asked for (kept as --nocapture's output is), and no failure's details
+    in_successes = False
     relisted = 0  # "failures:" headings above details: each detail names its test
     notes_dropped = 0  # repeated RUST_BACKTRACE notes
     note_seen = False
@@ -279,6 +282,20 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             else:
                 detail.append(line)
                 continue
+        if in_successes:
+            if line == "successes:" or line == "failures:" or _RESULT.match(line):
+                in_successes = False  # the list of their names, the failures, or the target's result
+            else:
+                if line.strip() and not _DETAIL_HEADER.match(line):
+                    printed.add(len(out))
+                out.append(line)
+                continue
+        if line == "successes:" and _DETAIL_HEADER.match(
+            next((later for later in lines[index + 1 :] if later.strip()), "")
+        ):
+            in_successes = True
+            out.append(line)
+            continue
         if line == "failures:":
             following = next((later for later in lines[index + 1 :] if later.strip()), "")
             if _DETAIL_HEADER.match(following):
