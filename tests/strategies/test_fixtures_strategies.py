@@ -29,8 +29,8 @@ _CARGO_BUILD_NOISE = (
 #: (command regex, strategy type, parameters) -- first match wins, like the built-in rules
 ROUTES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     (r"^cargo\s+(test|nextest)\b(?!.*\s--list\b)", "test_summary", {"max_failures": 10, "truncate_stack_trace": 50}),
-    (r"^cargo\s+clippy\b", "group_by_rule", {}),
-    (r"^cargo\s+(build|check|run)\b", "strip_annotated",
+    (r"^cargo\s+(clippy|build|check)\b", "group_by_rule", {}),
+    (r"^cargo\s+run\b", "strip_annotated",
      {"patterns": [_CARGO_BUILD_NOISE], "summary_pattern": r"^\s*(Finished|Running) "}),
     (r"^git\s+status\b", "git_status", {}),
     (r"^git\s+(diff|show)\b", "git_diff", {"max_diff_lines": 500}),

@@ -462,7 +462,25 @@ _SUGGESTED = _regex.compile(r"^\s*\d+\s+[+~] ")
 _BARE_GUTTER = _regex.compile(r"^\s*\d*\s*[|│]\s*$")
 
 
-def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, int]:
+#: the location's line number, at the end of a diagnostic's location ("src/lib.rs:31:9", "x.c:12")
+_LOCATION_LINE = _regex.compile(r":(\d+)(?::\d+)?$")
+#: an excerpt line quoting the code at a line number ("31 |         \"fn\" => ...", " 12 |   printf(msg);")
+_NUMBERED_CODE = _regex.compile(r"^\s*(\d+)\s*[|│]")
+
+
+def _primary_code_line(diagnostic: Diagnostic) -> int | None:
+    """Return the index of the excerpt line quoting the code at the diagnostic's location, if there is one."""
+    located = _LOCATION_LINE.search(diagnostic.location or "")
+    if located is None:
+        return None
+    for index, line in enumerate(diagnostic.lines):
+        numbered = _NUMBERED_CODE.match(line)
+        if index and numbered and numbered.group(1) == located.group(1):
+            return index
+    return None
+
+
+def _compact(diagnostic: Diagnostic, is_error: bool, keep_primary: bool = False) -> tuple[list[str], int, int]:
     """Return the diagnostic without its source excerpt; a compiler's error is kept whole.
 
     An error (``is_error``, not one a linter repeats) keeps every excerpt line
@@ -478,6 +496,10 @@ def _compact(diagnostic: Diagnostic, is_error: bool) -> tuple[list[str], int, in
     quoted: set[int] = set()
     if is_error and diagnostic.severity in ("error", "fatal error") and not diagnostic.foldable:
         quoted = {index for index, line in enumerate(lines) if index and not _BARE_GUTTER.match(line)}
+    if keep_primary:
+        primary = _primary_code_line(diagnostic)
+        if primary is not None:
+            quoted.add(primary)
     carets = {index for index, line in enumerate(lines) if index and _CARET.match(line)}
     code = {index - 1 for index in carets if index > 1 and _CODE_LINE.match(lines[index - 1])}
     # the code a "help:" suggests, in rustc's diff form ("36 +     v.sort_by_key(|b| Reverse(b.kg));"): the fix
@@ -576,7 +598,8 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         if members is None or (not item.ends_at_blank and len(members) < fold_from):
             # errors are never grouped; a few one-line warnings read best as they came
             # an error keeps the lines that label its code; a finding that never folds (ruff's) need not
-            lines, cut, notes_cut = _compact(item, members is None and item.severity in ("error", "fatal error"))
+            lines, cut, notes_cut = _compact(item, members is None and item.severity in ("error", "fatal error"),
+                                             keep_primary=True)
             excerpts += cut
             system_notes += notes_cut
             out.extend(lines)
@@ -589,7 +612,7 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         if len(members) > 1 and first.ends_at_blank:
             # one-line formats name the rule on every line already; blocks get a header
             out.append(f"== {_group_key(first, rule_of_shape)} x{len(members)}: {first.message}")
-        lines, cut, notes_cut = _compact(first, False)
+        lines, cut, notes_cut = _compact(first, False, keep_primary=True)
         excerpts += cut + sum(len(_compact(other, False)[0]) - 1 for other in members[1:])
         system_notes += notes_cut
         out.extend(lines)
