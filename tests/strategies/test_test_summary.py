@@ -469,6 +469,12 @@ def test_cargo_show_output_reads_the_successes_section_as_what_passing_tests_pri
     assert "successes:" in lines and "---- tests::csv_output stdout ----" in lines
     assert "---- tests::summary_of_numbers stdout ----" in lines
     assert " right: Summary { count: 3, sum: 3628805.0, mean: 1209601.6666666667, max: 3628800.0 }" in lines
+    # `| tail -n 150` cut the "successes:" heading: the names listed under the second one tell the blocks
+    tail = "\n".join(_raw("cargo/q38_cargo_test_show_output").rstrip("\n").split("\n")[-150:])
+    assert not tail.lstrip().startswith("successes:")
+    cut = test_summary(tail, {}, 101).text
+    assert "not shown in detail" not in cut and "---- tests::table_mass stdout ----" in cut
+    assert " right: Summary { count: 3, sum: 3628805.0, mean: 1209601.6666666667, max: 3628800.0 }" in cut
 
 
 def test_cargo_drops_what_repeats_names_shown_above() -> None:

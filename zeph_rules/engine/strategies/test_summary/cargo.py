@@ -184,6 +184,19 @@ def _summed(results: list[re.Match[str]]) -> str:
     )
 
 
+def _listed_successes(lines: list[str]) -> set[str]:
+    """Return the names --show-output lists under "successes:" (indented, after the tests' output)."""
+    names: set[str] = set()
+    for index, line in enumerate(lines):
+        if line != "successes:":
+            continue
+        for listed in lines[index + 1 :]:
+            if type(listed) is PassingRun or not listed.startswith("    ") or not listed.strip():
+                break
+            names.add(listed.strip())
+    return names
+
+
 def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep failing tests with their panics, compile errors and every ``test result`` line."""
     report = Report()
@@ -222,8 +235,10 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     in_run = False
     printed: set[int] = set()  # where in ``out`` the lines the tests printed are
     # under --show-output, the "successes:" section's "---- name stdout ----" blocks: what the passing
-    # tests printed, asked for (kept as --nocapture's output is), and no failure's details
+    # tests printed, asked for (kept as --nocapture's output is), and no failure's details; the names
+    # listed under "successes:" after them tell a block whose heading a ``| tail`` cut off
     in_successes = False
+    succeeded = _listed_successes(lines)
     relisted = 0  # "failures:" headings above details: each detail names its test
     notes_dropped = 0  # repeated RUST_BACKTRACE notes
     note_seen = False
@@ -282,8 +297,12 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             else:
                 detail.append(line)
                 continue
+        if not in_successes and succeeded and (found := _DETAIL_HEADER.match(line)) and found["name"] in succeeded:
+            in_successes = True  # the "successes:" heading above went with the head of the output
         if in_successes:
-            if line == "successes:" or line == "failures:" or _RESULT.match(line):
+            if line == "successes:" or line == "failures:" or _RESULT.match(line) or (
+                (found := _DETAIL_HEADER.match(line)) and succeeded and found["name"] not in succeeded
+            ):
                 in_successes = False  # the list of their names, the failures, or the target's result
             else:
                 if line.strip() and not _DETAIL_HEADER.match(line):
