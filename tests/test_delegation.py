@@ -31,10 +31,12 @@ def _graph() -> zeph_rules.MatcherGraph:
 
 
 #: commands of these tools that neither run tests nor lint: a fetch, a listing, a program's run, a report in
-#: JSON for another program (`go vet -json`) (make's own rules read them)
+#: JSON for another program (`go vet -json`), the compiler's own listings (`go build -gcflags=-S`) (make's own
+#: rules read them)
 #: (and Django's management commands other than `test`: migrate, collectstatic, check; and `pytest --co`,
 #: which lists the tests it would run)
-_NOT_A_RUN = re.compile(r"\b(?:cargo\s+(?:fetch|tree|metadata|run)|go\s+(?:list|mod|env|run)|go\s+vet\s+(?:\S+\s+)*-json)\b"
+_NOT_A_RUN = re.compile(r"\b(?:cargo\s+(?:fetch|tree|metadata|run)|go\s+(?:list|mod|env|run)|go\s+vet\s+(?:\S+\s+)*-json"
+                        r"|go\s+build\s+(?:\S+\s+)*-gcflags)\b"
                         r"|\bmanage\.py\s+(?!test\b)\w|\bpytest\s+(?:\S+\s+)*(?:--co|--collect-only)\b")
 
 
@@ -253,4 +255,4 @@ def test_pre_commit_is_a_runner_and_its_one_failing_tools_output_gets_that_tools
     assert result.rules == ("linters",)
     assert "src/ledgerkit/ledger.py:3:8: F401 [*] `os` imported but unused" in result.output.split("\n")
     assert "ruff.....................................................................Failed" in result.output
-    assert result.filtered_bytes < result.raw_bytes * 0.6
+    assert result.filtered_bytes < result.raw_bytes * 0.65  # each finding keeps the code line it points at
