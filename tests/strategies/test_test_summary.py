@@ -820,6 +820,21 @@ def test_go_json_keeps_a_panic_test2json_filed_under_a_passing_subtest() -> None
     assert "internal/storage/integration_test.go:22 +0x595" in output
     assert '"Test":"TestIntegrationRoundTrip/stop-10"' not in output  # its siblings' events still go
 
+def test_bats_tap_keeps_each_failures_comments_and_every_failing_line() -> None:
+    # batch 40b: bats opens with its plan and prints a failure's diagnostics as comments under it
+    text = test_summary(_raw("bats/q40b_test_dir_tap"), {}, 1).text
+    lines = text.split("\n")
+    at = lines.index("not ok 6 strips double quotes")
+    assert lines[at + 1 : at + 6] == [
+        "# (in test file test/envfile.bats, line 27)", "#   `assert_output \"api worker\"' failed", "#",
+        "# -- output differs --", "# expected : api worker",
+    ]
+    assert "ok 9 a 120 m berth takes a 40 m vessel" not in lines and "... (251 passing tests omitted) ..." in lines
+    # eleven failures for a budget of ten details: the eleventh keeps its line, its detail is named
+    assert "not ok 260 slugify drops a trailing symbol" in lines
+    assert "1 more failure not shown in detail (8 lines omitted): slugify drops a trailing symbol" in text
+
+
 def test_node_tap_cut_below_its_header_is_still_tap() -> None:
     # `npm test | tail -n 40`: the `TAP version` line went with the head; node's totals still say TAP
     lines = _raw("npm/test_fail").split("\n")

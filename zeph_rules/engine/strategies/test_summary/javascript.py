@@ -74,13 +74,15 @@ def looks_like_jest(lines: list[str]) -> bool:
 
 
 def looks_like_node_tap(lines: list[str]) -> bool:
-    """Return whether the output is TAP from ``node --test``.
+    """Return whether the output is TAP (``node --test``, tape, bats).
 
-    Its ``TAP version`` header, or, where ``| tail`` cut the header off, node's ``# tests N`` totals.
+    Its ``TAP version`` header; where ``| tail`` cut the header off, node's ``# tests N`` totals; or
+    the plan (``1..262``) a producer without a header opens with (bats).
     """
-    return any(_TAP_VERSION.match(line) or line.startswith("# tests ") for line in lines) and any(
-        _TAP_RESULT.match(line) for line in lines
-    )
+    first = next((line for line in lines if line.strip()), "")
+    return (
+        any(_TAP_VERSION.match(line) or line.startswith("# tests ") for line in lines) or bool(_TAP_PLAN.match(first))
+    ) and any(_TAP_RESULT.match(line) for line in lines)
 
 
 def looks_like_node_spec(lines: list[str]) -> bool:
@@ -217,6 +219,14 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     block_end += 1
                 else:
                     block_end += 1
+            elif result["status"] != "ok":
+                # no YAML block: a producer that prints a failure's diagnostics as the comments right
+                # under it (bats: "# (in test file test/x.bats, line 15)", the assertion, the output)
+                while block_end < len(lines) and (
+                    lines[block_end] == "#"
+                    or _TAP_COMMENT.match(lines[block_end]) and not _TAP_TOTALS.match(lines[block_end])
+                ):
+                    block_end += 1
             block = lines[i + 1 : block_end]
             if result["status"] == "ok":
                 directive = result["directive"] or ""
@@ -242,7 +252,8 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     dropped_frames += len(block) - len(kept)
                     out.extend(cut_trace(kept, trace_limit))
                 else:
-                    budget.hidden_lines += len(block) + 1
+                    out.append(line)  # every failing test keeps its line; past the budget, not its detail
+                    budget.hidden_lines += len(block)
             i = max(block_end, i + 1)
             continue
         if _TAP_SUBTEST.match(line) or _TAP_PLAN.match(line) and line[:1].isspace():
