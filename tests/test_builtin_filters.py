@@ -599,6 +599,17 @@ def test_sphinx_under_make_is_read_as_sphinx(graph: MatcherGraph) -> None:
     assert "writing output... [ 50%] recipes/internet-csv-export" not in result.output
 
 
+def test_a_checksum_check_keeps_what_failed_and_counts_what_verified(graph: MatcherGraph) -> None:
+    # batch 40b: 498 "file: OK" lines around one mismatch and one unreadable file
+    out = graph.filter("sha256sum -c SHA256SUMS", _raw("sha256sum/q40b_c_mismatch"), 1).output.split("\n")
+    for kept in ("site/assets/css/part-07.css: FAILED", "site/content/pages/pilot-12.md: FAILED open or read",
+                 "sha256sum: WARNING: 1 computed checksum did NOT match", "... (498 verified files stripped) ..."):
+        assert kept in out
+    assert "site/assets/css/part-01.css: OK" not in out
+    short = "a.txt: OK\nb.txt: OK\n"
+    assert graph.filter("md5sum -c sums.md5", short, 0).output == short  # a short check reads as it is
+
+
 def test_ansible_playbook_keeps_changes_failures_and_the_recap(graph: MatcherGraph) -> None:
     raw = _raw("ansible/q17_playbook_three_hosts")
     out = graph.filter("ansible-playbook -i inventory.ini site.yml", raw, 2).output.split("\n")
