@@ -33,10 +33,23 @@ def test_runners_are_detected() -> None:
 
 
 def test_max_failures_names_the_rest() -> None:
+    # past the budget a cargo failure keeps where and why it panicked (the issue: every failing test's
+    # message and location), not its block
     result = test_summary(_raw("cargo/test_fail"), {"max_failures": 2, "truncate_stack_trace": 50}, 101)
-    assert "... (3 more failures not shown in detail" in result.text
+    assert "... (3 more failures shown by their panic only (6 lines omitted): " in result.text
     assert "tests::withdraw_too_many_panics" in result.text  # still named
-    assert "stock dropped to 0" not in result.text  # its details went
+    assert "stock dropped to 0" in result.text.split("\n")  # its message stays
+    assert sum(line.startswith("---- ") for line in result.text.split("\n")) == 2  # two blocks whole
+
+
+def test_cargo_details_are_chosen_for_variety_and_every_failure_keeps_its_panic() -> None:
+    # batch 40: twenty failures, the first ten in two files; the reviewer asked for messages from all four
+    lines = test_summary(_raw("cargo/q40_cargo_test_first_run"), {}, 101).text.split("\n")
+    for header in ("---- date::tests::dec_first stdout ----", "---- ledger::tests::average_expense_of_empty_ledger_is_zero stdout ----",
+                   "---- money::tests::split_negative_sums_back stdout ----", "---- parser::tests::december_entry stdout ----"):
+        assert header in lines  # the first failure of each file, then each new place, whole
+    assert "---- money::tests::parse_one_decimal stdout ----" not in lines  # a second look at money.rs:112 ...
+    assert 'assertion `left == right` failed: parsing "12.5"' in lines and "  left: Some(1205)" in lines  # ... in brief
 
 
 def test_stack_traces_are_cut_with_a_marker() -> None:

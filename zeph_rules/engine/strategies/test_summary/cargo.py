@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from .... import _regex, _speedups
 from .._common import BLOCK_MARGIN, omitted_marker, plural
-from ._shared import FEW_RESULTS, FailureBudget, Placeholder, Report, cut_trace, fold_marked_runs, resolve, tidy
+from ._shared import (
+    FEW_RESULTS, Placeholder, Report, choose_varied, cut_trace, fold_marked_runs, fold_names, message_shape, resolve, tidy,
+)
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
@@ -42,6 +44,45 @@ _RUST_SIGNAL = _regex.compile(
     r"panicked at|assert|left:|right:|note: |expected|Error"
     r"|^\s*at (?!/rustc/|\./(?:nptl|misc|csu|stdlib)/)(?!\S*/(?:\.cargo/registry|\.rustup|rustlib)/)\S+:\d+"
 )
+
+#: where a test panicked: "panicked at src/lib.rs:27:9:" (the message on the next line) or, before Rust
+#: 1.73, "panicked at 'the message', src/lib.rs:27:9"
+_PANIC_AT = _regex.compile(r"panicked at (?:'(?P<message>.*)', )?(?P<location>[^\s']+:\d+(?::\d+)?):?$")
+#: how many lines under a panic line a failure shown in brief keeps: its message, ``left:`` and ``right:``
+_BRIEF_LINES = 6
+
+
+class _Detail(Placeholder):
+    """A failure's ``---- name stdout ----`` block: shown whole or in brief once every block has been read."""
+
+    def __init__(self, name: str, header: str, body: list[str]) -> None:
+        super().__init__()
+        self.name = name
+        self.header = header
+        self.body = body
+        self.location = ""
+        self.shape: tuple[str, ...] = ()
+        #: the panic line and the message under it: what every failure keeps, whatever the budget
+        self.brief: list[str] = []
+        for index, line in enumerate(body):
+            found = _PANIC_AT.search(line)
+            if found is None:
+                continue
+            self.location = found["location"]
+            message = found["message"]
+            if message is None and index + 1 < len(body):
+                message = body[index + 1]
+            self.shape = (message_shape(message or ""),)
+            self.brief = [line]
+            for following in body[index + 1 : index + 1 + _BRIEF_LINES]:
+                if not following.strip() or _BACKTRACE_NOTE.match(following) or following.startswith("stack backtrace:"):
+                    break
+                self.brief.append(following)
+            break
+        else:
+            # no panic (a doc test that should have panicked, a test binary that died): what it said first
+            self.brief = [line for line in body if line.strip() and not _BACKTRACE_NOTE.match(line)][:_BRIEF_LINES // 2]
+
 
 # nextest
 _NEXTEST_STATUS = _regex.compile(r"^\s+(?P<status>PASS|FAIL|SKIP|SIGSEGV|SIGABRT|TIMEOUT|LEAK|FLAKY|TRY \d+ FAIL|TRY \d+ PASS) \[")
@@ -201,8 +242,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     """Keep failing tests with their panics, compile errors and every ``test result`` line."""
     report = Report()
     out: list[str | Placeholder] = []
-    budget = FailureBudget(max_failures)
-    hidden_marker = Placeholder()
+    details: list[_Detail] = []
     warning_marker = Placeholder()
     warning_lines = 0
     troubled_targets, targets_that_ran, tests_run, unfinished = _scan_targets(lines)
@@ -267,16 +307,37 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         body = detail
         while body and not body[-1].strip():
             body = body[:-1]
-        if budget.admit(detail_name):
-            out.append(detail_header)
-            body = drop_repeated_notes(body)
-            out.extend(cut_trace(body, trace_limit, lambda line: bool(_RUST_SIGNAL.search(line))))
-            out.append("")
-        else:
-            budget.hidden_lines += len(body) + 1
-            if hidden_marker not in out:
-                out.append(hidden_marker)
+        details.append(_Detail(detail_name, detail_header, body))
+        out.append(details[-1])
         detail_name, detail = None, []
+
+    def show_details() -> None:
+        """Show the failures chosen for variety whole, every other one in brief: where and why it panicked.
+
+        One test failing in twenty places cannot crowd out the others' details, and no failure loses its
+        message (batch 40 asked for all twenty of a first run's).
+        """
+        picked = choose_varied(
+            [(detail.name, detail.shape, detail.location, detail.location.split(":", 1)[0]) for detail in details],
+            max_failures,
+        )
+        briefed: list[str] = []
+        hidden_lines = 0
+        for index, item in enumerate(details):
+            if index in picked:
+                shown = cut_trace(drop_repeated_notes(item.body), trace_limit, lambda line: bool(_RUST_SIGNAL.search(line)))
+                item.text = "\n".join([item.header, *shown, ""])
+                continue
+            briefed.append(item.name)
+            hidden_lines += len(item.body) + 1 - len(item.brief)
+            item.text = "\n".join([*item.brief, ""]) if item.brief else None
+        if briefed:
+            first = next(item for index, item in enumerate(details) if index not in picked)
+            marker = (
+                f"... ({plural(len(briefed), 'more failure')} shown by {'its' if len(briefed) == 1 else 'their'} panic only "
+                f"({plural(hidden_lines, 'line')} omitted): {fold_names(briefed)}) ..."
+            )
+            first.text = marker + ("\n" + first.text if first.text else "")
 
     for index, line in enumerate(lines):
         if type(line) is PassingRun:
@@ -398,7 +459,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     if len(printed) >= _FOLD_PRINTED_FROM:
         out = fold_marked_runs(out, printed)
 
-    hidden_marker.text = budget.marker()
+    show_details()
     if warning_lines:
         warning_marker.text = omitted_marker(warning_lines, "line", "of compiler warning detail")
     if len(results) > 1:
@@ -407,7 +468,8 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         report.also_omitted.append(plural(relisted, "line") + " re-listing failures named above")
     if notes_dropped:
         report.also_omitted.append(plural(notes_dropped, "repeated RUST_BACKTRACE note"))
-    report.lines = tidy(resolve(out))
+    # a detail's text holds its lines joined
+    report.lines = tidy([part for line in resolve(out) for part in line.split("\n")])
     if not results and report.failures == 0:
         report.unsure = True
     return report
