@@ -50,6 +50,14 @@ def test_a_warning_keeps_the_code_line_its_location_points_at() -> None:
                          " [-Wformat-security]") + 1] == "   41 |         printf(x->msg);"
 
 
+def test_a_warnings_inline_help_label_stays_under_its_code_line() -> None:
+    # batch 40: "^^^^^^^ help: if this is intentional, prefix it with an underscore: `_verbose`" is the fix
+    lines = group_by_rule(_raw("cargo/q40_cargo_build_warnings"), {}, 0).text.split("\n")
+    at = lines.index('13 |     let verbose = env::var("TALLY_VERBOSE").is_ok();')
+    assert lines[at + 1] == "   |         ^^^^^^^ help: if this is intentional, prefix it with an underscore: `_verbose`"
+    assert "  |                                  ^^^^^^^" not in lines  # a bare caret line still goes
+
+
 def test_rustc_lint_learnt_from_the_first_note() -> None:
     # rustc names the lint (#[warn(unused_variables)]) only on the first unused variable
     result = group_by_rule(_raw("cargo/check_warnings"), {}, 0)
@@ -259,7 +267,7 @@ def test_source_excerpts_go_and_an_error_keeps_its_quoted_line_and_labels() -> N
     # not the excerpt's carets and labels; a warning folded into its group's list keeps its location only
     warnings = group_by_rule(_raw("cargo/build_warnings"), {}, 0).text.split("\n")
     assert "2 | use std::collections::BTreeMap;" in warnings and "20 |         let fallback = 0;" in warnings
-    assert not any(line.lstrip().startswith("|") for line in warnings)
+    assert not any(line.lstrip().startswith("|") and " help: " not in line for line in warnings)  # an inline help stays
     at = warnings.index(" --> src/report.rs:2:5")  # the second of five unused imports: listed after the first
     assert warnings[at + 1] == "warning: unused import: `std::fs`"
 

@@ -458,6 +458,9 @@ _SYSTEM_NOTES_KEPT = 2
 #: rustc's "help: try" / "help: consider ..." above a suggested fix, and a line its fix adds or changes
 _HELP = _regex.compile(r"^\s*(?:= )?help: ")
 _SUGGESTED = _regex.compile(r"^\s*\d+\s+[+~] ")
+#: a label that suggests the fix at the code it points at ("^^^^ help: if this is intentional, prefix it
+#: with an underscore: `_verbose`"): rustc's help, inline
+_INLINE_HELP = _regex.compile(r"^\s*\d*\s*[|│][\s|]*[\^~\-]+\s+help: ")
 #: an excerpt's gutter with nothing on it: the one line of an error's excerpt that says nothing
 _BARE_GUTTER = _regex.compile(r"^\s*\d*\s*[|│]\s*$")
 
@@ -505,6 +508,7 @@ def _compact(diagnostic: Diagnostic, is_error: bool, keep_primary: bool = False)
     # the code a "help:" suggests, in rustc's diff form ("36 +     v.sort_by_key(|b| Reverse(b.kg));"): the fix
     helped = next((index for index, line in enumerate(lines) if index and _HELP.match(line)), len(lines))
     quoted.update(index for index in range(helped, len(lines)) if _SUGGESTED.match(lines[index]))
+    quoted.update(index for index, line in enumerate(lines) if index and _INLINE_HELP.match(line))
     kept: list[str] = []
     cut = notes_cut = system_notes = 0
     for index, line in enumerate(lines):
