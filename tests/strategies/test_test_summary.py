@@ -490,6 +490,26 @@ def test_cargo_show_output_reads_the_successes_section_as_what_passing_tests_pri
     assert " right: Summary { count: 3, sum: 3628805.0, mean: 1209601.6666666667, max: 3628800.0 }" in cut
 
 
+def test_cargo_green_run_says_whose_result_each_result_line_is() -> None:
+    # batch 40: four "test result: ok" lines with no target above them; each target that ran tests keeps
+    # its header, one that ran none (a binary without tests) does not
+    lines = test_summary(_raw("cargo/q40_cargo_test_final_green"), {}, 0).text.split("\n")
+    at = lines.index("     Running tests/cli_ledgers.rs (target/debug/deps/cli_ledgers-120259c37b2bae1e)")
+    assert lines[at + 1 : at + 3] == ["", "test result: ok. 54 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out;"
+                                          " finished in 0.00s"]
+    assert "   Doc-tests tally_core" in lines
+    assert "     Running unittests src/main.rs (target/debug/deps/tally-fdf525714b856fdf)" not in lines
+
+
+def test_jest_and_vitest_failures_past_the_budget_keep_their_line_message_and_place() -> None:
+    # batch 40: seventeen vitest failures; past ten, each keeps its FAIL line, its message and its ❯ location
+    lines = test_summary(_raw("npm/q40_npm_test_failures"), {}, 1).text.split("\n")
+    at = lines.index(" FAIL  tests/version.test.ts > satisfies > 1.5.0-beta satisfies <1.5.0: true")
+    assert lines[at + 1] == "AssertionError: expected false to be true // Object.is equality"
+    assert " ❯ tests/version.test.ts:57:33" in lines[at + 1 : at + 6]
+    assert "... (7 more failures not shown in detail (50 lines omitted): " in "\n".join(lines)
+
+
 def test_cargo_drops_what_repeats_names_shown_above() -> None:
     text = test_summary(_raw("cargo/q4_test_p_doc_fail"), {}, 101).text
     lines = text.split("\n")

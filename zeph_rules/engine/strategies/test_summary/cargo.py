@@ -428,8 +428,8 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             continue
         if _TARGET_START.match(line):
             target, in_run = index, False
-            if index in shown_targets:
-                out.append(line)
+            if index in shown_targets or index in targets_that_ran:
+                out.append(line)  # whose tests the "test result" line below counts
             continue
         result_match = _RESULT.match(line)
         if result_match:

@@ -21,6 +21,10 @@ _VITEST_RULE = _regex.compile(r"^⎯+(?:\[\d+/\d+\])?⎯*$")
 _VITEST_FAILED_TESTS = _regex.compile(r"^⎯+ Failed Tests \d+ ⎯+$")
 #: under a failing test in vitest's progress, the first line of its message ("→ Unable to find ...")
 _VITEST_ARROW = _regex.compile(r"^\s+→ ")
+#: where a failure past the budget failed: vitest's "❯ tests/x.test.ts:34:27", jest's first frame
+_BRIEF_LOCATION = _regex.compile(r"^\s*(?:❯\s+\S+:\d+:\d+$|at (?:.* \()?[^\s()]+:\d+:\d+\)?$)")
+#: how many lines of its message such a failure keeps (jest: the matcher, Expected, Received)
+_BRIEF_MESSAGE_LINES = 3
 #: a test file's line in vitest's progress: " ✓ src/cart.test.ts (4 tests) 2ms", " ❯ src/x.test.tsx (3 tests | 1 failed)"
 _VITEST_FILE = _regex.compile(r"^\s*[✓❯×↓]\s+\S+\.(?:test|spec)\.[cm]?[jt]sx?\s")
 #: a message's lines under its arrow are dropped only from this many on (a short one costs less than its marker)
@@ -149,8 +153,22 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
         if block:
             report.failures += 1
             hiding = not budget.admit(block["name"].strip())
+            if hiding:
+                # past the budget a failure keeps its line, its message and where it failed (the issue:
+                # every failing test's name with its message and location), not the rest of its block
+                brief_lines, brief_located = 0, False
+                out.append(line)
+                continue
         if hiding and not _JEST_SUMMARY.match(line) and not _VITEST_RULE.match(line):
-            budget.hidden_lines += 1
+            if _BRIEF_LOCATION.match(line) and "node_modules" not in line and not brief_located:
+                brief_located = True
+                out.append(line)
+            elif (brief_lines < _BRIEF_MESSAGE_LINES and line.strip() and not brief_located
+                  and not _CODE_FRAME.match(line) and not line.lstrip().startswith("at ")):
+                brief_lines += 1
+                out.append(line)
+            else:
+                budget.hidden_lines += 1
             continue
         if _JEST_SUMMARY.match(line):
             hiding = False
