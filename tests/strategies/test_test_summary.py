@@ -661,8 +661,9 @@ def test_cargo_keeps_the_failed_targets_list() -> None:
 
 def test_tape_keeps_its_failures_with_the_names_above_them() -> None:
     # batch 36: qs's own suite under tape, 743 assertions, 4 failing, each test named by a comment
+    # (a comment just under a failure stays: bats prints a failure's diagnostics so)
     out = _summary("npm/q36_npm_test_depth").split("\n")
-    assert out[0] == "... (737 passing tests and 247 comment lines of passing tests omitted) ..."
+    assert out[0] == "... (737 passing tests and 246 comment lines of passing tests omitted) ..."
     for name, failure in (("# parse()", "not ok 3 defaults to a depth of 5"),
                           ("# decode dot keys correctly", "not ok 37 with allowDots true and decodeDotInKeys false")):
         assert out.index(name) < out.index(failure)
@@ -866,6 +867,10 @@ def test_bats_tap_keeps_each_failures_comments_and_every_failing_line() -> None:
     # eleven failures for a budget of ten details: the eleventh keeps its line, its detail is named
     assert "not ok 260 slugify drops a trailing symbol" in lines
     assert "1 more failure not shown in detail (8 lines omitted): slugify drops a trailing symbol" in text
+    # a line of stderr between a failure and its comments leaves them the failure's (found by mutation)
+    raw = _raw("bats/q40b_test_dir_tap").split("\n")
+    raw.insert(raw.index("not ok 3 every script passes bash -n") + 1, "Segmentation fault (core dumped)")
+    assert "# (in test file test/deploy.bats, line 15)" in test_summary("\n".join(raw), {}, 1).text.split("\n")
 
 
 def test_node_tap_cut_below_its_header_is_still_tap() -> None:

@@ -215,6 +215,9 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
     cancelled_detail = 0
     cancelled_shown = False  # a cancelled test's detail is shown (once)
     last_result = max((at for at, line in enumerate(lines) if _TAP_RESULT.match(line)), default=-1)
+    # a comment below a failure, before the next result, is that failure's (bats prints its diagnostics
+    # so, and a line of stderr may come between them): it is no name of a test to come
+    after_failure = False
     few = few_results(lines, _TAP_RESULT)
     i = 0
     while i < len(lines):
@@ -246,6 +249,7 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                 ):
                     block_end += 1
             block = lines[i + 1 : block_end]
+            after_failure = result["status"] != "ok"
             if result["status"] == "ok":
                 directive = result["directive"] or ""
                 if directive.startswith(" # TODO"):
@@ -277,7 +281,8 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
         if _TAP_SUBTEST.match(line) or _TAP_PLAN.match(line) and line[:1].isspace():
             i += 1  # a subtest's plan; the top-level one stays (vitest's TAP prints no other count)
             continue
-        if _TAP_COMMENT.match(line) and not _TAP_TOTALS.match(line) and not few and not _TAP_TROUBLE.search(line):
+        if (_TAP_COMMENT.match(line) and not _TAP_TOTALS.match(line) and not few and not _TAP_TROUBLE.search(line)
+                and not after_failure):
             # tape names each test in a comment above its assertions (node prints a test's own output
             # as comments): one goes when every assertion it introduces passed, or when it introduces
             # none and tests after it report (a parent test's name above its subtests' names); one
