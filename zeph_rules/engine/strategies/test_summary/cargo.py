@@ -64,6 +64,8 @@ class _Detail(Placeholder):
         self.shape: tuple[str, ...] = ()
         #: the panic line and the message under it: what every failure keeps, whatever the budget
         self.brief: list[str] = []
+        #: the lines it stands for once shown (whole, in brief, or none), set by ``show_details``
+        self.shown: list[str] = []
         for index, line in enumerate(body):
             found = _PANIC_AT.search(line)
             if found is None:
@@ -321,23 +323,22 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             [(detail.name, detail.shape, detail.location, detail.location.split(":", 1)[0]) for detail in details],
             max_failures,
         )
-        briefed: list[str] = []
+        briefed: list[_Detail] = []
         hidden_lines = 0
         for index, item in enumerate(details):
             if index in picked:
                 shown = cut_trace(drop_repeated_notes(item.body), trace_limit, lambda line: bool(_RUST_SIGNAL.search(line)))
-                item.text = "\n".join([item.header, *shown, ""])
+                item.shown = [item.header, *shown, ""]
                 continue
-            briefed.append(item.name)
+            briefed.append(item)
             hidden_lines += len(item.body) + 1 - len(item.brief)
-            item.text = "\n".join([*item.brief, ""]) if item.brief else None
+            item.shown = [*item.brief, ""] if item.brief else []
         if briefed:
-            first = next(item for index, item in enumerate(details) if index not in picked)
-            marker = (
-                f"... ({plural(len(briefed), 'more failure')} shown by {'its' if len(briefed) == 1 else 'their'} panic only "
-                f"({plural(hidden_lines, 'line')} omitted): {fold_names(briefed)}) ..."
-            )
-            first.text = marker + ("\n" + first.text if first.text else "")
+            names = [item.name for item in briefed]
+            briefed[0].shown.insert(0, (
+                f"... ({plural(len(names), 'more failure')} shown by {'its' if len(names) == 1 else 'their'} panic only "
+                f"({plural(hidden_lines, 'line')} omitted): {fold_names(names)}) ..."
+            ))
 
     for index, line in enumerate(lines):
         if type(line) is PassingRun:
@@ -358,15 +359,16 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             else:
                 detail.append(line)
                 continue
-        if not in_successes and succeeded and (found := _DETAIL_HEADER.match(line)) and found["name"] in succeeded:
+        header = _DETAIL_HEADER.match(line)
+        if not in_successes and succeeded and header and header["name"] in succeeded:
             in_successes = True  # the "successes:" heading above went with the head of the output
         if in_successes:
             if line == "successes:" or line == "failures:" or _RESULT.match(line) or (
-                (found := _DETAIL_HEADER.match(line)) and succeeded and found["name"] not in succeeded
+                header and succeeded and header["name"] not in succeeded
             ):
                 in_successes = False  # the list of their names, the failures, or the target's result
             else:
-                if line.strip() and not _DETAIL_HEADER.match(line):
+                if line.strip() and not header:
                     printed.add(len(out))
                 out.append(line)
                 continue
@@ -398,7 +400,6 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             else:
                 warning_lines += 1
                 continue
-        header = _DETAIL_HEADER.match(line)
         if header:
             detail_name, detail_header, detail = header["name"], line, []
             continue
@@ -468,8 +469,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         report.also_omitted.append(plural(relisted, "line") + " re-listing failures named above")
     if notes_dropped:
         report.also_omitted.append(plural(notes_dropped, "repeated RUST_BACKTRACE note"))
-    # a detail's text holds its lines joined
-    report.lines = tidy([part for line in resolve(out) for part in line.split("\n")])
+    report.lines = tidy(resolve([part for item in out for part in (item.shown if type(item) is _Detail else (item,))]))
     if not results and report.failures == 0:
         report.unsure = True
     return report

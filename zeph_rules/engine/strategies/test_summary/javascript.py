@@ -141,6 +141,7 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
     few = few_results(lines, _PASSING_CASE, _FAILING_CASE, _SKIPPED_CASE)
     repeats = _messages_shown_again(lines)
     repeated = repeated_at = 0
+    brief_lines, brief_located = 0, False  # of a failure past the budget: its message lines, its location
     for index, line in enumerate(lines):
         if index in repeats:
             if index - 1 not in repeats:

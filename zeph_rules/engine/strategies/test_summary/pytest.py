@@ -394,9 +394,6 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     # the first and the last passing result dropped, with where in ``out`` they stood and how many
     # passed and skipped tests each counts: a run that never finished keeps them (see the end)
     passes_ends: list[tuple[int, str, int, int]] = []
-    # output cut above its first "==== ... ====" line (``| tail``) starts in FAILURES or in PASSES;
-    # only a failure's block has a traceback
-    cut_section = "PASSES" if _cut_inside_passes(lines) else "FAILURES"
 
     def omit_pass(line: str, passed: int = 1, skipped: int = 0) -> None:
         report.omit_passed(passed)
@@ -461,8 +458,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             passes_dropped += 1  # captured output of passing tests (-rP / -rA)
             continue
         if section == "" and _FAILURE_HEADER.match(line):
-            # output cut above its "= FAILURES =" (or "= PASSES =") line: the blocks read as usual
-            enter(cut_section)
+            # output cut above its "= FAILURES =" (or "= PASSES =") line: the blocks read as usual (asked
+            # once, at the first block: only a failure's block has a traceback)
+            enter("PASSES" if _cut_inside_passes(lines) else "FAILURES")
             if section == "PASSES":
                 passes_dropped += 1
                 continue
