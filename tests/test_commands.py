@@ -47,6 +47,13 @@ def test_filter_target(line: str, target: str) -> None:
         ("ssh -p 2222 ci@build 'cd repo && make -j4'", "make -j4"),
         ("nix develop .#rust -c cargo clippy", "cargo clippy"),
         ("direnv exec . pytest -q", "pytest -q"),
+        # xargs prints what the command it runs prints, not the list fed to it
+        ("go list ./... | xargs -P4 -n1 go test -v", "go test -v"),
+        ("printf '%s\\n' tests/*.py | xargs -P2 -n1 python -m pytest -q", "python -m pytest -q"),
+        ("ls -d crates/* | xargs -I{} sh -c 'cd {} && cargo test 2>&1'", "cargo test"),
+        ("find . -name '*.py' | sort | xargs wc -l | sort -n", "wc -l"),
+        ("find . -name '*.log' | xargs", "find . -name '*.log'"),  # bare xargs echoes its input
+        ("xargs --help", "xargs --help"),
         # not wrapping anything: the command itself
         ("docker run --rm -it python:3.12", "docker run --rm -it python:3.12"),
         ("docker compose up -d", "docker compose up -d"),

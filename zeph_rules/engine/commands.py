@@ -9,7 +9,8 @@ substitution so the policy engine can look inside it.
 
 Filter rules match the *target*: the first command of the last pipeline, so in
 ``cd /p && RUST_LOG=1 cargo test 2>&1 | tail -80`` the target is ``cargo test``
-(leading assignments and redirections dropped).  Wrappers whose output is the
+(leading assignments and redirections dropped), unless a later member is ``xargs CMD``,
+whose output is CMD's (``go list ./... | xargs go test`` is filtered as ``go test``).  Wrappers whose output is the
 wrapped command's (``time``, ``timeout 60``, ``env CI=1``, ``nice``, ``sudo``
 ...), ``bash -c 'script'`` and the commands run elsewhere (``docker compose exec
 web``, ``docker run IMAGE``, ``kubectl exec POD --``, ``ssh host``, ``nix develop
@@ -108,7 +109,7 @@ class ParsedCommand:
 
     @property
     def target(self) -> SimpleCommand | None:
-        """The command whose output a filter sees: first of the last pipeline.
+        """The command whose output a filter sees: first of the last pipeline (or its ``xargs CMD``).
 
         Trailing bookkeeping (``|| true``, ``; echo $?``) is skipped, so
         ``pytest -q || true`` is filtered as ``pytest -q``.
@@ -117,6 +118,7 @@ class ParsedCommand:
         for pipeline in reversed(self.pipelines):
             for cmd in pipeline:
                 if cmd.argv:
+                    cmd = _argument_runner(pipeline) or cmd
                     if cmd.program not in TRIVIAL_PROGRAMS:
                         return cmd
                     fallback = fallback or cmd
@@ -373,6 +375,11 @@ FILTER_WRAPPERS: dict[str, tuple[frozenset[str], int, frozenset[str]]] = {
     "sudo": (frozenset({"-u", "--user", "-g", "--group", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T"}), 0,
              frozenset({"-l", "--list", "-v", "--validate", "-k", "-K", "-e", "--edit", "-V"})),
     "doas": (frozenset({"-u", "-C"}), 0, frozenset()),
+    # without -P the output is the command's, once per batch of arguments; with -P the batches'
+    # lines interleave, which the strategies read as they read one run or give up on (Fallback)
+    "xargs": (frozenset({"-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "-n", "--max-args", "-P",
+                         "--max-procs", "-s", "--max-chars", "--process-slot-var"}), 0,
+              frozenset({"--help", "--version"})),
     "xvfb-run": (frozenset({"-n", "--server-num", "-s", "--server-args", "-f", "--auth-file", "-e", "--error-file"}), 0,
                  frozenset()),
 }
@@ -417,6 +424,18 @@ def _unwrapped(cmd: SimpleCommand) -> SimpleCommand:
     if index >= len(argv):
         return cmd
     return SimpleCommand(argv[index:], cmd.redirections)
+
+
+def _argument_runner(pipeline: tuple[SimpleCommand, ...]) -> SimpleCommand | None:
+    """The last ``xargs CMD`` of a pipeline: what it prints is CMD's output, not the list fed to it.
+
+    ``find . -name '*.py' | xargs wc -l`` prints ``wc``'s counts, ``go list ./... | xargs go test``
+    prints ``go test``'s run; a bare ``xargs`` (it echoes) leaves the first command the target.
+    """
+    for cmd in reversed(pipeline[1:]):
+        if cmd.program == "xargs" and _unwrapped(cmd) is not cmd:
+            return cmd
+    return None
 
 
 def _after_options(argv: tuple[Word, ...], index: int, value_options: frozenset[str]) -> int:
