@@ -77,6 +77,16 @@ def test_trouble_in_the_middle_survives_the_cut() -> None:
     assert "... (98 lines omitted) ..." in result.text and "... (19 lines omitted) ..." in result.text
 
 
+def test_a_warning_with_its_colon_is_trouble_too() -> None:
+    # `make -C docs html | tail`: Sphinx's own rule no longer sees its banner; the warning has no line number
+    lines = _distinct(200).splitlines()
+    lines[90] = "docs/howto/release.rst: WARNING: document isn't included in any toctree"
+    lines[110] = "main.c:3:14: warning: unused parameter ‘argc’ [-Wunused-parameter]"
+    lines[130] = "no warnings here, and none: either"
+    text = truncate("\n".join(lines), {"max_lines": 10, "head": 2, "tail": 2}, 2).text
+    assert lines[90] in text and lines[110] in text and lines[130] not in text
+
+
 def test_only_consecutive_similar_lines_fold_and_trouble_never_does() -> None:
     # ls -R: README.md under each header is a different file; each run of it is one line long.
     listing = "".join(f"src/m{'x' * d}:\nREADME.md\nmod.py\n\n" for d in range(12))
@@ -167,18 +177,18 @@ def test_keep_largest_keeps_the_biggest_sizes_of_a_du_listing() -> None:
 
 def test_keep_patterns_survive_the_cut_with_the_lines_that_introduce_them() -> None:
     lines = _distinct(200).splitlines()
-    lines[50:53] = ["cc -O2 -c src/a.c -o a.o", "src/a.c: In function 'f':", "src/a.c:6:9: warning: unused variable 'x'"]
+    lines[50:53] = ["cc -O2 -c src/a.c -o a.o", "src/a.c: In function 'f':", "src/a.c:6:9: note: 'x' declared here"]
     lines[100:104] = ["cc -O2 -c src/b.c -o b.o", "cc -O2 -c src/c.c -o c.o", "src/b.c: In function 'g':",
                       "src/b.c:11:23: error: 'mtu' undeclared"]
-    params = {"max_lines": 10, "head": 2, "tail": 2, "keep_patterns": [r"^\S+:\d+(:\d+)?: warning: "]}
+    params = {"max_lines": 10, "head": 2, "tail": 2, "keep_patterns": [r"^\S+:\d+(:\d+)?: note: "]}
     out = truncate("\n".join(lines), params, 2).text.split("\n")
-    assert "src/a.c:6:9: warning: unused variable 'x'" in out  # kept as errors are
+    assert "src/a.c:6:9: note: 'x' declared here" in out  # kept as errors and warnings are
     # the lines above each kept line that name its file: the command that compiled it, `In function`
     error = out.index("src/b.c:11:23: error: 'mtu' undeclared")
     assert out[error - 3 : error] == ["cc -O2 -c src/b.c -o b.o", "... (1 line omitted) ...", "src/b.c: In function 'g':"]
     assert "src/a.c: In function 'f':" in out and "cc -O2 -c src/a.c -o a.o" in out
     assert "cc -O2 -c src/c.c -o c.o" not in out  # another file's command
-    assert "src/a.c:6:9: warning: unused variable 'x'" not in truncate("\n".join(lines), {**params, "keep_patterns": []}, 2).text
+    assert "src/a.c:6:9: note: 'x' declared here" not in truncate("\n".join(lines), {**params, "keep_patterns": []}, 2).text
 
 
 def test_an_exceptions_class_is_trouble_and_a_colon_announces_the_lines_under_it() -> None:

@@ -51,7 +51,7 @@ _HEADER = _regex.compile(r"^\S[^:]*:$")
 _TROUBLE = _regex.compile(
     r"\b(?:error|errors|fatal|failed|failure|panic|panicked|exception|traceback|segmentation fault|killed)\b"
     r"|(?-i:[a-z](?:Error|Exception))(?=:|\s|$)"  # an exception's class: AssertionError, TypeError (not isError.js)
-    r"|\*\*\* |\bERR!",
+    r"|\*\*\* |\bERR!|\bwarning: ",
     _regex.IGNORECASE,
 )
 #: at most this many trouble lines are kept beyond the head + tail budget
@@ -79,7 +79,7 @@ def _shapes(lines: list[str]) -> list[str]:
 
 #: a literal every alternative of ``_TROUBLE`` contains, case-folded
 _TROUBLE_WORDS = ("error", "fatal", "fail", "panic", "exception", "traceback", "segmentation fault", "killed",
-                  "*** ", "err!")
+                  "*** ", "err!", "warning: ")
 
 
 def _troubled(lines: list[str]) -> set[int]:
