@@ -77,6 +77,17 @@ def test_trouble_in_the_middle_survives_the_cut() -> None:
     assert "... (98 lines omitted) ..." in result.text and "... (19 lines omitted) ..." in result.text
 
 
+def test_past_the_cap_errors_come_before_warnings_and_the_tails_error_keeps_its_introduction() -> None:
+    lines = [f"src/m{i}.c:3:1: warning: unused parameter 'ctx{i}'" for i in range(400)]
+    lines[350] = "src/m350.c:9:2: error: 'FRAME' undeclared"
+    lines += _distinct(25).splitlines() + ["src/z.c: In function 'frame_len':", "src/z.c:22:16: error: 'MAX' undeclared"]
+    lines += _distinct(19).splitlines()
+    out = truncate("\n".join(lines), {"max_lines": 10, "head": 2, "tail": 20}, 2).text.split("\n")
+    assert "src/m350.c:9:2: error: 'FRAME' undeclared" in out  # past the first 200 warnings
+    assert sum("warning:" in line for line in out) == 199 + 2  # the cap's rest, and the head's two
+    error = out.index("src/z.c:22:16: error: 'MAX' undeclared")  # in the tail
+    assert out[error - 1] == "src/z.c: In function 'frame_len':"  # just above the tail
+
 def test_a_warning_with_its_colon_is_trouble_too() -> None:
     # `make -C docs html | tail`: Sphinx's own rule no longer sees its banner; the warning has no line number
     lines = _distinct(200).splitlines()

@@ -48,12 +48,14 @@ _MONTH = _regex.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\
 _INLINE_SPACES = _regex.compile(r"[^\S\n]+")
 _HEADER = _regex.compile(r"^\S[^:]*:$")
 #: a line that reports a problem; the middle of a long output keeps these first
-_TROUBLE = _regex.compile(
+_SEVERE = (
     r"\b(?:error|errors|fatal|failed|failure|panic|panicked|exception|traceback|segmentation fault|killed)\b"
     r"|(?-i:[a-z](?:Error|Exception))(?=:|\s|$)"  # an exception's class: AssertionError, TypeError (not isError.js)
-    r"|\*\*\* |\bERR!|\bwarning: ",
-    _regex.IGNORECASE,
+    r"|\*\*\* |\bERR!"
 )
+_TROUBLE = _regex.compile(_SEVERE + r"|\bwarning: ", _regex.IGNORECASE)
+#: what comes first when there is more trouble than the cap: errors before warnings and kept patterns
+_SEVERE_TROUBLE = _regex.compile(_SEVERE, _regex.IGNORECASE)
 #: at most this many trouble lines are kept beyond the head + tail budget
 _TROUBLE_CAP = 200
 #: lines unlike any other are landmarks only while they are at most one in this many of the middle
@@ -231,9 +233,16 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: i
     troubled = [
         index for index in middle
         if weighted[index][1] == 1 and (index in trouble or kept_patterns and matches_any(kept_patterns, lines[index]))
-    ][:_TROUBLE_CAP]
+    ]
+    if len(troubled) > _TROUBLE_CAP:
+        # 500 warnings must not push the one error out: the severe go first, then the rest in order
+        severe = [index for index in troubled if _SEVERE_TROUBLE.search(lines[index])][:_TROUBLE_CAP]
+        taken = set(severe)
+        troubled = sorted(severe + [index for index in troubled if index not in taken][: _TROUBLE_CAP - len(severe)])
     keep.update(troubled)
-    keep.update(_introductions(lines, troubled, middle))
+    # the tail's trouble is kept anyway; the lines above it that name its file may lie just before the tail
+    tail_trouble = [index for index in range(len(lines) - tail, len(lines)) if index in trouble]
+    keep.update(_introductions(lines, troubled + tail_trouble, middle))
     keep.update(_announced(lines, troubled))
     if largest:
         keep.update(_largest(lines, middle, largest))
