@@ -296,6 +296,19 @@ def test_package_lists_are_listings(graph: MatcherGraph) -> None:
     assert out[:5] == head and any(line.startswith("... (") and "omitted" in line for line in out)
 
 
+def test_lsof_drops_the_rows_threads_repeat_and_keeps_every_listening_socket(graph: MatcherGraph) -> None:
+    raw = _raw("lsof/q42b_nP_ns")  # 1,917 lines: 14 processes, each file again under each thread
+    result = graph.filter("lsof -nP", raw, 0)
+    out = result.output.split("\n")
+    threads = [line for line in raw.split("\n") if line.split()[2:3] and line.split()[2].isdigit() and line.split()[3:4] == ["python3"]]
+    assert threads and not any(line in out for line in threads)
+    assert "... (1281 thread rows stripped) ..." in out
+    listening = [line for line in raw.split("\n") if "(LISTEN)" in line and line.split()[2] == "root"]
+    assert len(listening) == 3 and all(line in out for line in listening)
+    # a process whose user is a number (no passwd entry) is no thread row
+    row = "python3   5 1000    3u  IPv4 1351634      0t0  TCP 127.0.0.1:8081 (LISTEN)\n"
+    assert graph.filter("lsof -nP", row * 2, 0).output == row * 2
+
 def test_a_listing_folds_runs_of_similar_names_only_past_200_lines(graph: MatcherGraph) -> None:
     # `ls -la` of 260 img_NNNN_hash.jpg: the run of similar names folds to its ends, counted
     raw = _raw("ls/la_big")
