@@ -200,6 +200,11 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("dpkg -l 'python3*'", ("package-listings",)),
         ("du -ah project", ("du-all",)),
         ("du -sh *", ("system-info",)),
+        ("lsof -nP", ("lsof-threads", "system-info")),
+        # rg --files lists files as find does: a listing, not search hits
+        ("rg --files", ("listings",)),
+        ("rg -uu --files src", ("listings",)),
+        ("rg -n files src", ("grep", "grep-long")),
     ],
 )
 def test_front_ends_and_tools_by_path_find_their_rule(
