@@ -270,8 +270,22 @@ def test_pytest_details_are_chosen_for_variety_not_order() -> None:
     assert sum("test_easter_western" in header for header in headers) == 1
     # the hidden ones are named, parametrisations folded to a count and a range
     assert "... (179 more failures not shown in detail" in result.text
-    assert "60 × test_easter_western[easter_date1 … easter_date60]" in result.text
+    assert "57 × test_easter_western[easter_date4 … easter_date60]" in result.text
+    # three of each test's repeats keep their first message: the values that differ may be the clue
+    assert "E       assert datetime.date(1991, 3, 31) == datetime.date(1991, 3, 1)" in result.text
     assert "RRuleTest.testDailyByEasterNeg" in result.text
+
+
+def test_pytest_repeats_past_the_budget_keep_their_values() -> None:
+    # --tb=short: 29 failures, four of test_round_half_up failing alike but for the values; one is
+    # shown in detail, the other three keep their first message (a blind reviewer quoted one)
+    lines = test_summary(_raw("pytest/q42_pytest_tb_short"), {}, 1).text.split("\n")
+    at = lines.index("E   AssertionError: assert Decimal('0.12') == Decimal('0.13')")
+    assert lines[at + 1] == "— test_round_half_up[0.125-0.13]"
+    assert "E   AssertionError: assert Decimal('3.00') == Decimal('3.01')" in lines
+    marker = next(line for line in lines if "more failures not shown in detail" in line)
+    assert marker.startswith("... (18 more failures") and "13 of them below as messages and location" in marker
+    assert "test_tax[reduced-79.90-9.59]" in marker  # a fourth repeat of one test is named only
 
 
 def test_pytest_details_budget_still_holds() -> None:

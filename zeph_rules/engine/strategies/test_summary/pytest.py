@@ -623,6 +623,9 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
     hidden: list[str] = []
     hidden_lines = 0
     brief_count = 0
+    repeated_briefs = 0
+    repeats: dict[tuple[str, tuple[tuple[str, ...], str]], int] = {}  # per test function, shapes and location
+    shown_messages = {line for index in chosen for line in shown[index]}
     rendered: list[str | Placeholder] = []
     marker = Placeholder()
     for index, item in _details_in(out):
@@ -635,9 +638,20 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
             continue
         key = (item.shapes(), locations[index])
         messages = item.messages()
-        if key not in seen and (messages or locations[index]):
+        repeat = key in seen
+        if (repeat and messages and repeated_briefs < _REPEATED_BRIEFS and messages[0] not in shown_messages
+                and repeats.get((item.test(), key), 0) < _REPEATED_BRIEFS_EACH):
+            # the same assertion failing alike with other values (a parametrised test): its values may
+            # be the clue (a blind reviewer of batch 42 quoted "assert Decimal('0.12') == Decimal('0.13')"
+            # of one case among four), so its first message stays, with the location naming the test
+            repeated_briefs += 1
+            repeats[item.test(), key] = repeats.get((item.test(), key), 0) + 1
+            messages = messages[:1]
+            repeat = False
+        if not repeat and (messages or locations[index]):
             # the messages, then the location naming the test: two or three lines, not a block
             seen.add(key)
+            shown_messages.update(messages)
             if marker not in rendered:
                 rendered.append(marker)
             rendered.extend(messages)
@@ -660,6 +674,12 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
             text += f"; {brief_count} of them below as messages and location"
         marker.text = f"... ({text}) ..."
     return resolve(rendered)
+
+
+#: how many failures repeating a shown one's message shape at its location keep their first message,
+#: in all and for each test function's (sixty cases of one parametrised test say little more than three)
+_REPEATED_BRIEFS = 20
+_REPEATED_BRIEFS_EACH = 3
 
 
 def _details_in(out: list[str | Placeholder | _Detail]) -> list[tuple[int, str | Placeholder | _Detail]]:
