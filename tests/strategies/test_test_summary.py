@@ -603,6 +603,22 @@ def test_a_run_of_a_few_tests_keeps_its_passes_in_every_runner() -> None:
 
 
 
+def test_jest_past_the_budget_keeps_each_failing_files_line_and_the_coverage_table() -> None:
+    # 12 failures in five files, the last file's past the budget of ten; then 41 PASS lines and
+    # istanbul's table, which the hidden failure's block swallowed (batch 42's blind reviewer)
+    raw = _raw("jest/q42_jest_coverage")
+    lines = test_summary(raw, {}, 1).text.split("\n")
+    failing_files = [line for line in raw.split("\n") if line.startswith("FAIL ")]
+    assert len(set(failing_files)) == 5 and all(line in lines for line in failing_files)
+    brief = ["FAIL tests/template.test.js", "  ● render › a missing parent renders empty",
+             "    TypeError: Cannot read properties of undefined (reading 'name')",
+             "      at src/template.js:6:59"]  # its file, name, message and place; the code frame's caret went
+    assert any(lines[at : at + 4] == brief for at in range(len(lines)))
+    table = [line for line in raw.split("\n") if line.count("|") == 5]
+    assert len(table) == 54 and all(line in lines for line in table)
+    assert not any(line.startswith("PASS ") for line in lines)
+
+
 def test_jest_keeps_the_failing_line_of_a_code_frame_and_cuts_the_rest() -> None:
     # batch 35: jest 26 to 28; reviewers quoted the frame's line at the ">" pointer in four runs of four
     for case in ("jest/q35_jest26_fails", "jest/q35_jest28_filter"):

@@ -13,6 +13,10 @@ _FAILING_CASE = _regex.compile(r"^\s+[✕×✗]\s")
 _SKIPPED_CASE = _regex.compile(r"^\s+(?:[↓○]|skipped)\s")
 _PASSING_FILE = _regex.compile(r"^\s*PASS\s+\S")
 _FAILURE_BLOCK = _regex.compile(r"^\s*(?:●\s+(?!Console)|FAIL\s+\S.*\s>\s)(?P<name>.+)$")
+#: jest's line for a test file that failed: "FAIL tests/template.test.js" (with its time, or its project)
+_FAILING_FILE = _regex.compile(r"^\s*FAIL\s+\S+(?:\s+\(\d[\d.]* ?m?s\))?$|^\s*FAIL\s+\S+\s+\S+$")
+#: the rule that opens istanbul's coverage table: "--------------|---------|----------|..."
+_COVERAGE_RULE = _regex.compile(r"^-+\|-+\|")
 _CODE_FRAME = _regex.compile(r"^\s*(?:>\s*)?\d+\s*\|")
 _CODE_FRAME_CARET = _regex.compile(r"^\s+\|\s+[\^~]+\s*$")
 _VITEST_BANNER = _regex.compile(r"^\s*RUN\s+v\d")
@@ -160,12 +164,17 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
                 brief_lines, brief_located = 0, False
                 out.append(line)
                 continue
+        if hiding and (_PASSING_FILE.match(line) or _COVERAGE_RULE.match(line)):
+            hiding = False  # the failure's block is over: passing files, then the coverage table
         if hiding and not _JEST_SUMMARY.match(line) and not _VITEST_RULE.match(line):
-            if _BRIEF_LOCATION.match(line) and "node_modules" not in line and not brief_located:
+            if _FAILING_FILE.match(line):
+                out.append(line)  # the next file's header: which file its failures, briefed or not, are in
+            elif _BRIEF_LOCATION.match(line) and "node_modules" not in line and not brief_located:
                 brief_located = True
                 out.append(line)
             elif (brief_lines < _BRIEF_MESSAGE_LINES and line.strip() and not brief_located
-                  and not _CODE_FRAME.match(line) and not line.lstrip().startswith("at ")):
+                  and not _CODE_FRAME.match(line) and not _CODE_FRAME_CARET.match(line)
+                  and not line.lstrip().startswith("at ")):
                 brief_lines += 1
                 out.append(line)
             else:
