@@ -320,6 +320,11 @@ def test_strip_noise_spare_whole_blocks_keeps_a_block_that_would_lose_every_line
     mixed = "\n".join(["Traceback (most recent call last):", *own, *library, "OSError: [Errno 24] Too many open files"])
     assert STRATEGIES["strip_noise"](mixed, params, 1).text.split("\n")[:4] == [
         "Traceback (most recent call last):", *own, "OSError: [Errno 24] Too many open files"]
+    # `pip install . 2>&1 | tail -n 5` cut the header off, and the first frame's File line: still whole
+    headless = "\n".join(["    return os.listdir(self)", *library, *library, "OSError: [Errno 24] Too many open files"])
+    assert STRATEGIES["strip_noise"](headless, params, 1).text == headless
+    assert STRATEGIES["strip_noise"]("\n".join([*own, *library, "OSError: x"]), params, 1).text.split("\n")[:3] == [
+        *own, "OSError: x"]  # the project's frame stays: the library's go
 
 
 def test_strip_annotated_keeps_a_panic_message_and_the_programs_output() -> None:

@@ -144,9 +144,22 @@ def _spare_whole_blocks(lines: list[str], staying: list[bool], start: Any) -> No
     A block is a line ``start`` matches and the lines under it indented deeper
     (blank lines included); when every non-blank line under it is stripped, they
     all stay: a traceback made only of the library's frames is the library's own
-    crash, and its frames are the story.
+    crash, and its frames are the story.  Output that opens indented (``| tail`` cut the
+    traceback's first line off) opens with such a block, its head unseen.
     """
     index = 0
+    if lines and lines[0].strip() and indent_of(lines[0]) > 0:
+        end = next((row for row, line in enumerate(lines) if line.strip() and not indent_of(line)), len(lines))
+        body = [row for row in range(end) if lines[row].strip()]
+        first_stripped = next((row for row in body if not staying[row]), None)
+        # what opens it indented deeper than the first stripped frame (the source line and carets of
+        # the frame cut off above) stays on its own: it does not count
+        orphans = set() if first_stripped is None else {
+            row for row in body if row < first_stripped and indent_of(lines[row]) > indent_of(lines[first_stripped])}
+        if first_stripped is not None and not any(staying[row] for row in body if row not in orphans):
+            for row in body:
+                staying[row] = True
+        index = end
     while index < len(lines):
         if start.search(lines[index]) is None:
             index += 1
