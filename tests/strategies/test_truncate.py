@@ -106,6 +106,16 @@ def test_only_consecutive_similar_lines_fold_and_trouble_never_does() -> None:
     assert truncate(errors, {"max_lines": 300, "fold_from": 10}, 0).text == errors
 
 
+def test_ids_that_start_with_a_digit_fold_and_names_with_digits_do_not() -> None:
+    from zeph_rules.engine.strategies.truncate import fold_similar
+
+    shelves = [f"    catalog_test.go:17: TEA-{i:04d} -> shelf {i % 12 + 1:02d}{'ABCDEFGH'[i % 8]}" for i in range(40)]
+    assert len(fold_similar(shelves)) == 7  # three, a counted marker, three
+    cards = [f"/usr/share/alsa/cards/{name}.conf" for name in
+             ("EMU10K1", "VX222", "VXPocket440", "CA0106", "AU8820", "ICE1724", "CMI8338", "SI7018", "YMF744",
+              "ENS1370", "ES1968", "FM801")]
+    assert [line for line, _ in fold_similar(cards)] == cards
+
 def test_fold_from_folds_runs_below_max_lines() -> None:
     text = "header\n" + _lines(40)
     result = truncate(text, {"max_lines": 300, "fold_from": 20}, 0)
@@ -152,7 +162,7 @@ def test_whole_text_shapes_and_trouble_agree_with_line_by_line(lines: list[str])
     from zeph_rules.engine.strategies import truncate as module
 
     def shape(line: str) -> str:  # the line-by-line definition
-        blanked = module._SIGNED.sub("", module._MONTH.sub("M", module._NUMBERISH.sub("0", line)))
+        blanked = module._SIGNED.sub("", module._MONTH.sub("M", module._NUMBERISH.sub("0", module._ALNUM_ID.sub("0", line))))
         return re.sub(r"\s+", " ", blanked.replace("└", "├").replace("`--", "|--")).strip()
 
     assert module._shapes(lines) == [shape(line) for line in lines]

@@ -42,6 +42,9 @@ _RUN_HEAD = 3
 _RUN_TAIL = 3
 
 _NUMBERISH = NUMBERISH
+#: a word of digits and letters that starts with a digit ("12H", "3rd", "7f"): a number-like id, whatever
+#: its letters (a name with digits, "EMU10K1.conf", "VX222.conf", is a name and stays apart)
+_ALNUM_ID = _regex.compile(r"(?<![^\W_])\d[A-Za-z0-9]*(?![^\W_])")
 #: a signed number, once its digits are blanked: "-4.24" and "4.87" in a column of amounts are one shape
 _SIGNED = _regex.compile(r"(?<![\w.])[-+](?=0)")
 _MONTH = _regex.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b")
@@ -74,7 +77,7 @@ def _shapes(lines: list[str]) -> list[str]:
     """
     if not lines:
         return []
-    shaped = _SIGNED.sub("", _MONTH.sub("M", _NUMBERISH.sub("0", "\n".join(lines))))
+    shaped = _SIGNED.sub("", _MONTH.sub("M", _NUMBERISH.sub("0", _ALNUM_ID.sub("0", "\n".join(lines)))))
     shaped = _INLINE_SPACES.sub(" ", shaped.replace("└", "├").replace("`--", "|--"))
     return [shape.strip() for shape in shaped.split("\n")]
 
