@@ -38,6 +38,9 @@ _MORE_COMMANDS = [
     "kubectl get pods", "terraform plan", "npm install", "pip install -r requirements.txt", "tail -f app.log",
     "journalctl -u x", "curl -v http://x", "wget http://x", "du -sh *", "ps aux", "eslint .", "go vet ./...",
     "", "   ", "echo hi", "unknown-tool --flag",
+    # a trailing echo: its line is split off before the rules read the rest, and put back
+    'cargo test; echo "exit=$?"', "pytest -q; echo $?; echo done", 'go test ./...; echo "go: ${PIPESTATUS[0]} $x"',
+    "make || echo failed $$", "cargo clippy; echo $", 'npm test; echo "$(date) ${x:-} $1 $?"',
 ]
 
 _LINES = [
@@ -52,7 +55,7 @@ _LINES = [
     "2024-01-01 10:00:00 INFO 12 done", "ERROR failed to connect", "commit 0123456789abcdef", "Author: A <a@b>",
     "Compiling x v0.1.0", "    Finished `dev` profile", "npm warn deprecated x", "Downloading x (1 MB)",
     "AKIAIOSFODNN7EXAMPLE", "password=hunter2hunter2", "ghp_0123456789abcdefghijklmnopqrstuvwxyz01",
-    "", " ", "\t",
+    "", " ", "\t", "exit=0", "101", "done", "go: 1 ", "failed 12",
 ]
 _NASTY = st.sampled_from([
     "\x1b[31mred\x1b[0m", "\x1b[1;32m", "\x1b]0;title\x07", "\x1b[2K\r", "50%\r100%", "\r\n", "\r", "\udcff",

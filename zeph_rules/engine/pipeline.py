@@ -335,13 +335,15 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
         remember_pattern_facts(plan.pattern_facts)
     security_result = _start_security_pass(plan.scanner, output, raw)
     clean = sanitize(output)
-    text, worst, applied = _filter_text(plan.rules, clean, exit_code, metrics)
+    # `cargo test; echo "exit=$?"`: the last line is the echo's, not the tool's; the rules read the rest
+    body, trailer = _split_trailing_echoes(command, clean) if plan.rules else (clean, "")
+    text, worst, applied = _filter_text(plan.rules, body, exit_code, metrics)
     if worst == Confidence.FALLBACK and plan.rules:
         # a timestamp on every line (`cargo test | ts`, a CI log) hides the tool's lines from its rules:
         # they read the lines without it, and each line they keep gets its own back
         from . import timestamps
 
-        stamped = timestamps.split(clean)
+        stamped = timestamps.split(body)
         if stamped is not None:
             prefixes, bare = stamped
             bare_text, bare_worst, bare_applied = _filter_text(plan.rules, bare, exit_code, metrics)
@@ -349,6 +351,8 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
                 text, worst, applied = timestamps.reattach(prefixes, bare, bare_text), bare_worst, bare_applied
     if worst == Confidence.FALLBACK:
         text = clean  # a filter that is unsure returns the input, whole
+    elif trailer:
+        text = (text if text.endswith("\n") or not text else text + "\n") + trailer
     findings, security_notice, signal_starts = security_result()
     if signal_starts is None:
         candidates = _signal_candidates(clean)
@@ -377,6 +381,118 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
         findings=tuple(findings),
         security_notice=security_notice,
     )
+
+
+def _echo_parts(words: list[str]) -> list[tuple[str, str]] | None:
+    """What ``echo WORDS`` prints, as parts: ("text", literal), ("status", "") for ``$?`` or
+    ``${PIPESTATUS[..]}`` (digits), ("any", "") for another variable or substitution; None when no
+    part is known (``echo $x`` may print anything).
+
+    No regex: a pattern compiled per command would cost the warm ``filter`` path an import of ``re``.
+    """
+    text = " ".join(words)
+    parts: list[tuple[str, str]] = []
+    literal: list[str] = []
+    at = 0
+    while at < len(text):
+        char = text[at]
+        if char != "$" or at + 1 == len(text):
+            literal.append(char)
+            at += 1
+            continue
+        following = text[at + 1]
+        if following == "?":
+            end, kind = at + 2, "status"
+        elif following in "{(":
+            close = text.find("}" if following == "{" else ")", at + 2)
+            end = len(text) if close < 0 else close + 1
+            kind = "status" if text.startswith("${PIPESTATUS", at) else "any"
+        elif following.isalnum() or following == "_":
+            end = at + 2
+            while end < len(text) and (text[end].isalnum() or text[end] == "_") and not following.isdigit():
+                end += 1
+            kind = "any"
+        else:
+            literal.append(char)
+            at += 1
+            continue
+        if literal:
+            parts.append(("text", "".join(literal)))
+            literal = []
+        if parts and parts[-1][0] != "text" and "any" in (kind, parts[-1][0]):
+            parts[-1] = ("any", "")  # `$a$b` is one stretch of anything
+        else:
+            parts.append((kind, ""))
+        at = end
+    if literal:
+        parts.append(("text", "".join(literal)))
+    known = any(kind == "status" or (kind == "text" and value.strip()) for kind, value in parts)
+    # each variable part is matched by trying every end: a few keep that cheap on a 400-character line
+    few = sum(kind != "text" for kind, _ in parts) <= _ECHO_VARIABLES_MAX
+    return parts if known and few else None
+
+
+def _fits(parts: list[tuple[str, str]], line: str, index: int = 0, pos: int = 0) -> bool:
+    """Whether ``line`` from ``pos`` is what ``parts`` from ``index`` print."""
+    if index == len(parts):
+        return pos == len(line)
+    kind, value = parts[index]
+    if kind == "text":
+        return line.startswith(value, pos) and _fits(parts, line, index + 1, pos + len(value))
+    for end in range(pos + (kind == "status"), len(line) + 1):
+        if kind == "status" and line[end - 1] not in "0123456789 ":
+            return False
+        if _fits(parts, line, index + 1, end):
+            return True
+    return False
+
+
+#: a trailing echo's line longer than this is not looked at, nor an echo of more variables than this
+#: (its parts match by backtracking)
+_ECHO_LINE_MAX = 400
+_ECHO_VARIABLES_MAX = 4
+
+
+def _split_trailing_echoes(command: str, clean: str) -> tuple[str, str]:
+    """Split off the lines the ``echo`` commands after the filtered one printed: (the rest, those lines).
+
+    ``pytest -q; echo "exit=$?"`` ends with ``exit=1``, which no rule of pytest's reads (a tool's
+    rule that finds a line it does not know may give up).  Only when every line the echoes would
+    print ends the output, each as its pattern says; else nothing is split off.
+    """
+    from .commands import parse_command
+
+    parsed = parse_command(command)
+    target = parsed.target
+    at = next((index for index, pipeline in enumerate(parsed.pipelines) if any(cmd is target for cmd in pipeline)), None)
+    if at is None:
+        return clean, ""
+    patterns: list[list[tuple[str, str]]] = []
+    for pipeline in parsed.pipelines[at + 1 :]:
+        for cmd in pipeline:
+            if not cmd.argv:
+                continue
+            if cmd.program != "echo" or len(pipeline) > 1 or cmd.redirections:
+                if cmd.program in ("echo", "printf", "cat", "date", "pwd", "ls"):
+                    return clean, ""  # prints something this does not know how to read
+                continue  # `true`, `cd ..`, `sleep 1`: they print nothing
+            words = [word.value for word in cmd.argv[1:]]
+            while words and words[0] in ("-e", "-E"):
+                words.pop(0)
+            parts = _echo_parts(words) if not (words and words[0].startswith("-n")) else None
+            if parts is None:
+                return clean, ""
+            patterns.append(parts)
+    if not patterns:
+        return clean, ""
+    lines = clean.split("\n")
+    end = len(lines) - 1 if lines[-1] == "" else len(lines)
+    start = end - len(patterns)
+    if start < 0 or not all(len(line) <= _ECHO_LINE_MAX and _fits(parts, line)
+                            for parts, line in zip(patterns, lines[start:end])):
+        return clean, ""
+    body = "\n".join(lines[:start]) + ("\n" if start else "")
+    return body, clean[len(body):]
 
 
 def _filter_text(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None,
