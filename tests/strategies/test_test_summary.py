@@ -227,6 +227,27 @@ def test_unittest_verbose_variants_keep_every_status_but_ok() -> None:
     assert not any(line.startswith("test_talks_again") for line in lines)
 
 
+def test_unittest_details_are_chosen_for_variety_and_the_rest_keep_frame_and_message() -> None:
+    # 15 blocks: six CLI tests' ERRORs from one missing-cell bug come first, four FAILs of three other
+    # bugs last; in output order the ten details went to the first ten and the FAILs were only named
+    raw = _raw("unittest/q43_unittest_v_first")
+    lines = test_summary(raw, {}, 1).text.split("\n")
+    headers = [line for line in raw.split("\n") if line.startswith(("FAIL: ", "ERROR: "))]
+    assert len(headers) == 15 and all(header in lines for header in headers)  # every failing test named
+    for message in ("AssertionError: 91.66666666666667 != 95.66666666666667 within 7 places (4.0 difference)",
+                    "AssertionError: 56.666666666666664 != 90", "AssertionError: 55.0 != 95",
+                    "AssertionError: 'B' != 'A'", "KeyError: 'student'"):
+        assert message in lines, message
+    details = [lines[at] for at in range(len(lines) - 1) if lines[at] in headers and lines[at + 1] == "Traceback (most recent call last):"]
+    assert len(details) == 10 and sum(header.startswith("FAIL: ") for header in details) == 4
+    # a failure not shown in detail: its header, its last frame, its message
+    at = lines.index("ERROR: test_fall_sheet (tests.test_loader.ReadSheetTest.test_fall_sheet)")
+    assert lines[at + 1].startswith('  File "') and lines[at + 1].endswith(", line 37, in parse_score")
+    assert lines[at + 2] == "ValueError: could not convert string to float: ''"
+    assert "... (5 more failures not shown in detail (52 lines omitted): each below as its header, its last frame " \
+           "and its message) ..." in lines
+
+
 def test_unittest_subtest_failures_without_docstring_keep_their_test() -> None:
     # the same run with the docstring gone from test_even: "name ..." then the indented subtests
     raw = sanitize(_UNITTEST_VARIANTS).replace(

@@ -16,7 +16,7 @@ from .... import _regex
 from .._common import omitted_marker, plural
 from ._detect import RAN as _RAN
 from ._detect import looks_like_unittest  # noqa: F401  # the detector lives apart; importable from here too
-from ._shared import FailureBudget, Report, cut_trace, few_results, tidy
+from ._shared import Report, choose_varied, cut_trace, few_results, message_shape, tidy
 
 _VERDICT = _regex.compile(r"^(?:OK|FAILED)(?: \(.*\))?$")
 _FAILURE_HEADER = _regex.compile(r"^(?P<kind>FAIL|ERROR|UNEXPECTED SUCCESS): (?P<name>\S+)(?: \((?P<where>[^)]*)\))?")
@@ -30,6 +30,10 @@ _STATUS_ONLY = _regex.compile(rf"^{_STATUS}$")
 _TEST_NAME = _regex.compile(r"^\s*[^\s()]+ \([\w.]+\)(?: \[.*?\])?(?: \(.*\))?$")
 _PROGRESS = _regex.compile(r"^[.FEsxu]+$")
 _SEPARATOR = _regex.compile(r"^(?:=+|-+)$")
+#: a traceback's frame line: ``  File "/app/tests/test_x.py", line 12, in test_y``
+_FRAME = _regex.compile(r'^\s+File "(?P<file>[^"]+)", line (?P<line>\d+)')
+#: an exception's line at the end of a traceback: ``AssertionError: 'B' != 'A'``, ``ValueError: ...``
+_EXCEPTION = _regex.compile(r"^[A-Za-z_][\w.]*(?:Error|Exception|Failure|Warning|Exit|Interrupt|Iteration)\b")
 _SIGNAL = _regex.compile(r'^\s*File "|Error|Exception|assert|^[-+?] |^\w+(?:\.\w+)*: ')
 
 
@@ -129,54 +133,100 @@ class _VerboseResults:
         self.started, self.printed, self.captured, self.shown = None, [], [], False
 
 
+class _Block:
+    """One ``FAIL:``/``ERROR:`` block, shown in detail or in brief once every block has been read."""
+
+    def __init__(self, header: str, name: str) -> None:
+        self.header = header
+        self.name = name
+        self.body: list[str] = []
+
+    def frame(self) -> str:
+        """The block's last ``File "...", line N`` line: where it failed, or ``""``."""
+        return next((line for line in reversed(self.body) if _FRAME.match(line)), "")
+
+    def message(self) -> str:
+        """The exception's line (the last one of a chain), or the block's last line."""
+        found = next((line for line in reversed(self.body) if _EXCEPTION.match(line)), "")
+        return found or next((line for line in reversed(self.body) if line.strip()), "")
+
+    def key(self) -> tuple[str, tuple[str, ...], str, str]:
+        """What ``choose_varied`` tells failures apart by: the test, its message's shape, where, which file."""
+        frame = _FRAME.match(self.frame())
+        location = f"{frame['file']}:{frame['line']}" if frame else ""
+        return self.name, (message_shape(self.message()),), location, frame["file"] if frame else ""
+
+
+def _render(out: list[str | _Block], max_failures: int, trace_limit: int) -> tuple[list[str], str | None]:
+    """Show up to ``max_failures`` blocks in detail, chosen for variety; the others in brief.
+
+    In output order the first ten may all be one bug (a fixture file missing under six CLI
+    tests) while four different assertions fail below them (batch 43): the blocks shown are
+    chosen as pytest's are, and each other block keeps its header, its last frame and its
+    message: every failing test's name with its message and location.
+    """
+    blocks = [item for item in out if isinstance(item, _Block)]
+    chosen = choose_varied([block.key() for block in blocks], max_failures)
+    rendered: list[str] = []
+    briefed = hidden_lines = 0
+    marker_at: int | None = None
+    index = 0
+    for item in out:
+        if not isinstance(item, _Block):
+            rendered.append(item)
+            continue
+        body = list(item.body)
+        while body and not body[-1].strip():
+            body.pop()
+        if index in chosen:
+            rendered.append(item.header)
+            rendered.extend(cut_trace(body, trace_limit, lambda line: bool(_SIGNAL.search(line))))
+            rendered.append("")
+        else:
+            if marker_at is None:
+                marker_at = len(rendered)
+            brief = [line for line in (item.frame(), item.message()) if line]
+            rendered.extend([item.header, *brief, ""])
+            briefed += 1
+            hidden_lines += len(body) - len(brief)
+        index += 1
+    marker = None
+    if briefed:
+        marker = (f"... ({plural(briefed, 'more failure')} not shown in detail ({plural(hidden_lines, 'line')} "
+                  f"omitted): each below as its header, its last frame and its message) ...")
+        rendered.insert(marker_at or 0, marker)
+    return rendered, marker
+
+
 def summarise_unittest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep each FAIL/ERROR with its traceback (cut), drop passing ``-v`` lines and separators."""
     report = Report()
-    budget = FailureBudget(max_failures)
-    out: list[str] = []
-    results = _VerboseResults(out, report, few_results(lines, _RESULT))
-    body: list[str] = []
-    header: str | None = None
+    out: list[str | _Block] = []
+    results = _VerboseResults(out, report, few_results(lines, _RESULT))  # type: ignore[arg-type]
+    block: _Block | None = None
     separators = 0
 
-    def flush() -> None:
-        nonlocal header, body
-        if header is not None:
-            while body and not body[-1].strip():
-                body.pop()
-            out.append(header)
-            out.extend(cut_trace(body, trace_limit, lambda line: bool(_SIGNAL.search(line))))
-            out.append("")
-        header, body = None, []
-
-    hiding = False
     for line in lines:
         failure = _FAILURE_HEADER.match(line)
         if failure:
             results.close()
-            flush()
             report.failures += 1
-            hiding = not budget.admit(failure["name"])
-            if not hiding:
-                header = line
-            else:
-                budget.hidden_lines += 1
+            block = _Block(line, failure["name"])
+            out.append(block)
             continue
         if _SEPARATOR.match(line) and len(line) >= 20:
             results.close()
             separators += 1
+            if line.startswith("="):
+                block = None  # the next block's opening rule ("-" rules sit under a block's header)
             continue
         if _RAN.match(line):
             results.close()
-            flush()
-            hiding = False
+            block = None
             out.append(line)
             continue
-        if hiding:
-            budget.hidden_lines += 1
-            continue
-        if header is not None:
-            body.append(line)
+        if block is not None:
+            block.body.append(line)
             continue
         if results.feed(line):
             continue
@@ -189,14 +239,10 @@ def summarise_unittest(lines: list[str], max_failures: int, trace_limit: int) ->
             continue
         out.append(line)
     results.close()
-    flush()
-    marker = budget.marker()
-    if marker:
-        ran_at = next((i for i, line in enumerate(out) if _RAN.match(line)), len(out))
-        out.insert(ran_at, marker)
+    rendered, _ = _render(out, max_failures, trace_limit)
     if results.repeated_lines:
         report.also_omitted.append(f"{plural(results.repeated_lines, 'line')} of repeated test output")
     if separators:
-        out.append(omitted_marker(separators, "separator line"))
-    report.lines = tidy(out)
+        rendered.append(omitted_marker(separators, "separator line"))
+    report.lines = tidy(rendered)
     return report
