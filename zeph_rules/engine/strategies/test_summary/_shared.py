@@ -16,8 +16,10 @@ if TYPE_CHECKING:
 #: a ``path/to/file.ext:LINE`` location anywhere in a line
 LOCATION = _regex.compile(r"[\w./\\-]+\.\w+:\d+")
 
-#: In a run of up to this many tests, passing results stay: they are the answer, and cost little.
-FEW_RESULTS = 8
+#: In a run of up to this many tests, passing results stay: they are the answer, and cost little
+#: (a re-run of one file's eleven tests after a fix: batch 43's reviewer asked to see the two that
+#: had failed now pass; at 8 they went).
+FEW_RESULTS = 12
 
 
 def few_results(lines: list[str], *results: re.Pattern[str]) -> bool:
