@@ -336,7 +336,8 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
     security_result = _start_security_pass(plan.scanner, output, raw)
     clean = sanitize(output)
     # `cargo test; echo "exit=$?"`: the last line is the echo's, not the tool's; the rules read the rest
-    body, trailer = _split_trailing_echoes(command, clean) if plan.rules else (clean, "")
+    # (the shell parser is imported only for such a command: a cached plan's run does without it)
+    body, trailer = _split_trailing_echoes(command, clean) if plan.rules and "echo" in command else (clean, "")
     text, worst, applied = _filter_text(plan.rules, body, exit_code, metrics)
     if worst == Confidence.FALLBACK and plan.rules:
         # a timestamp on every line (`cargo test | ts`, a CI log) hides the tool's lines from its rules:
