@@ -310,6 +310,20 @@ def test_pytest_repeats_past_the_budget_keep_their_values() -> None:
     assert "test_tax[reduced-79.90-9.59]" in marker  # a fourth repeat of one test is named only
 
 
+def test_pytest_a_long_chained_failure_keeps_the_tests_place_and_the_projects_calls() -> None:
+    # asyncio's CancelledError, then the TimeoutError it caused: 170 lines, cut to fifty; the test's
+    # line ("tests/test_checker.py:31:", nothing after the colon) and the project's call went
+    lines = test_summary(_raw("pytest/q44_pytest_x_checker_timeout"), {}, 1).text.split("\n")
+    assert "tests/test_checker.py:31:" in lines
+    at = lines.index("pulsewatch/checker.py:61: in probe")
+    assert lines[at + 1] == "    resp = await asyncio.wait_for(self.client.get(target.url), timeout=self.timeout)"
+    assert "E                   TimeoutError" in lines
+    from zeph_rules.engine.strategies.test_summary.pytest import _PROJECT_FRAME
+
+    assert not _PROJECT_FRAME.match(".venv/lib/python3.11/site-packages/httpx/_client.py:1768: in get")
+    assert not _PROJECT_FRAME.match("/usr/lib/python3.11/asyncio/tasks.py:479: in wait_for")
+
+
 def test_pytest_details_budget_still_holds() -> None:
     result = test_summary(_raw("pytest/dateutil_cov"), {"max_failures": 3}, 1)
     headers = [line for line in result.text.split("\n") if line.startswith("____")]

@@ -64,8 +64,11 @@ _RAISED_AT = _regex.compile(r"^(?P<file>\S+):\d+: (?!in \S+$)")
 #: above (``ERROR    parcel.labels:labels.py:41 label 42 is over the weight limit``, among 120 DEBUG
 #: records; pytest's log format puts the level first); read past an exception group's gutters too
 #: (``  | E   AssertionError``, ``  | hypothesis.errors.FlakyFailure:``, as pytest prints hypothesis's)
+#: a frame line of the project's own code in a long traceback: "pulsewatch/checker.py:61: in probe"
+#: (not a library's under site-packages or the interpreter's under /usr/lib)
+_PROJECT_FRAME = _regex.compile(r"^(?!\S*(?:site-packages|dist-packages|/usr/lib/|/lib/python\d))\S+:\d+: in \S+$")
 _SIGNAL = _regex.compile(
-    r"^(?:\s*\|)*\s?(?:E\s|>\s|\S+:\d+: |\[XPASS|\s*\+\s+where|Falsifying example:)|Error|Failure|Captured"
+    r"^(?:\s*\|)*\s?(?:E\s|>\s|\S+:\d+: |\S+:\d+:$|\[XPASS|\s*\+\s+where|Falsifying example:)|Error|Failure|Captured"
     r"|(?<![\w-])(?:ERROR|CRITICAL|FATAL)(?![\w-])"
 )
 
@@ -605,7 +608,9 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
             context_marker = omitted_marker(dropped, "line", "of source context") if dropped else ""
         while kept and not kept[-1].strip():
             kept.pop()
-        shown[index] = [*cut_trace(kept, trace_limit, lambda line: bool(_SIGNAL.search(line)))]
+        # a frame of the project's own code keeps its source line through the cut: the call that led there
+        calls = {kept[at + 1] for at, line in enumerate(kept[:-1]) if _PROJECT_FRAME.match(line)}
+        shown[index] = [*cut_trace(kept, trace_limit, lambda line: bool(_SIGNAL.search(line)) or line in calls)]
         if dropped:
             shown[index].append(context_marker)
         if len(shown[index]) > _FREE_BLOCK_LINES:
