@@ -655,6 +655,15 @@ def test_jest_past_the_budget_keeps_each_failing_files_line_and_the_coverage_tab
     assert not any(line.startswith("PASS ") for line in lines)
 
 
+def test_jest_a_run_of_a_few_files_keeps_their_pass_lines() -> None:
+    raw = _raw("npm/q44b_npm_test_lib_green")  # three suites, 28 tests, all green
+    lines = test_summary(raw, {}, 0).text.split("\n")
+    assert [line for line in lines if line.startswith("PASS ")] == [
+        "PASS test/parse.test.ts", "PASS test/csv.test.ts", "PASS test/summary.test.ts"]
+    many = "\n".join([f"PASS test/t{n}.test.ts" for n in range(13)] + ["", "Tests:       13 passed, 13 total"])
+    assert "PASS " not in test_summary(many, {}, 0).text  # thirteen files: no longer a few
+
+
 def test_jest_keeps_the_failing_line_of_a_code_frame_and_cuts_the_rest() -> None:
     # batch 35: jest 26 to 28; reviewers quoted the frame's line at the ">" pointer in four runs of four
     for case in ("jest/q35_jest26_fails", "jest/q35_jest28_filter"):

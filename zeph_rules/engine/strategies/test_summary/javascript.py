@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .... import _regex
 from .._common import indent_of, omitted_marker, plural
-from ._shared import FailureBudget, Report, cut_trace, few_results, tidy
+from ._shared import FEW_RESULTS, FailureBudget, Report, cut_trace, few_results, tidy
 
 # --- jest / vitest ------------------------------------------------------------
 _JEST_SUMMARY = _regex.compile(r"^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration):?\s")
@@ -143,6 +143,9 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
     hiding = False
     block_lines = 0
     few = few_results(lines, _PASSING_CASE, _FAILING_CASE, _SKIPPED_CASE)
+    # a run of a few test files keeps their PASS lines: one each, and they say what ran (reviewers of
+    # batches 22 and 44b asked for them in green runs of three suites)
+    few_files = len({line for line in lines if _PASSING_FILE.match(line) or _FAILING_FILE.match(line)}) <= FEW_RESULTS
     repeats = _messages_shown_again(lines)
     repeated = repeated_at = 0
     brief_lines, brief_located = 0, False  # of a failure past the budget: its message lines, its location
@@ -184,6 +187,9 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             hiding = False
         if _PASSING_CASE.match(line) and few:
             out.append(line)  # a run of a few tests: the passes are the answer
+            continue
+        if _PASSING_FILE.match(line) and few_files:
+            out.append(line)
             continue
         if _PASSING_CASE.match(line) or _PASSING_FILE.match(line):
             report.omit_passed()
