@@ -310,6 +310,10 @@ def test_lsof_drops_the_rows_threads_repeat_and_keeps_every_listening_socket(gra
     assert "... (1281 thread rows stripped) ..." in out
     listening = [line for line in raw.split("\n") if "(LISTEN)" in line and line.split()[2] == "root"]
     assert len(listening) == 3 and all(line in out for line in listening)
+    # `lsof | tail` cut the header and process 5's own rows off: its threads' rows are all there is
+    tail = "\n".join(raw.split("\n")[-1302:])
+    assert "python3   5 196 python3 root    3u     IPv4 1351634      0t0      TCP 127.0.0.1:8081 (LISTEN)" in \
+        graph.filter("lsof -nP | tail -n 1302", tail, 0).output.split("\n")
     # a process whose user is a number (no passwd entry) is no thread row
     row = "python3   5 1000    3u  IPv4 1351634      0t0  TCP 127.0.0.1:8081 (LISTEN)\n"
     assert graph.filter("lsof -nP", row * 2, 0).output == row * 2
