@@ -318,6 +318,14 @@ def test_lsof_drops_the_rows_threads_repeat_and_keeps_every_listening_socket(gra
     row = "python3   5 1000    3u  IPv4 1351634      0t0  TCP 127.0.0.1:8081 (LISTEN)\n"
     assert graph.filter("lsof -nP", row * 2, 0).output == row * 2
 
+def test_make_keeps_a_sanitizers_leaks_and_the_projects_frames_through_its_cut(graph: MatcherGraph) -> None:
+    # `make asan-test | tail -n 162`: the leak report falls in the middle of make's cut
+    tail = "\n".join(_raw("make/q43b_make_asan_test_overflow").split("\n")[-162:])
+    out = graph.filter("make asan-test", tail, 2).output.split("\n")
+    assert out.count("    #1 0x560238c0b501 in hashmap_add src/hashmap.c:46") == 2  # under each leak
+    assert "Direct leak of 21 byte(s) in 3 object(s) allocated from:" in out
+    assert "SUMMARY: AddressSanitizer: 411 byte(s) leaked in 103 allocation(s)." in out
+
 def test_a_listing_folds_runs_of_similar_names_only_past_200_lines(graph: MatcherGraph) -> None:
     # `ls -la` of 260 img_NNNN_hash.jpg: the run of similar names folds to its ends, counted
     raw = _raw("ls/la_big")
