@@ -87,4 +87,6 @@ def test_savings_over_all_fixtures(graph: MatcherGraph) -> None:
     # (errors kept whole, pytest's platform and rootdir lines, rows of dots with a failure)
     # 0.25 until the twenty-ninth batch: its 140 cases of an agent's ordinary day (many short answers:
     # search hits, git plumbing, sqlite3 and jq queries, a tool's error in a few lines) save 14 % per case
-    assert mean >= 0.24
+    # 0.24 until batch 45: batches 43b, 44b and 45 (185 agent-session and set-up cases, most under 40
+    # lines) save 6 to 13 % per case; the 3,899 cases before batch 42 still save 24.4 %
+    assert mean >= 0.23
