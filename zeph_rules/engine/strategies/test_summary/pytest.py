@@ -644,13 +644,14 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
         key = (item.shapes(), locations[index])
         messages = item.messages()
         repeat = key in seen
+        of_test = (item.test(), key)
         if (repeat and messages and repeated_briefs < _REPEATED_BRIEFS and messages[0] not in shown_messages
-                and repeats.get((item.test(), key), 0) < _REPEATED_BRIEFS_EACH):
+                and repeats.get(of_test, 0) < _REPEATED_BRIEFS_EACH):
             # the same assertion failing alike with other values (a parametrised test): its values may
             # be the clue (a blind reviewer of batch 42 quoted "assert Decimal('0.12') == Decimal('0.13')"
             # of one case among four), so its first message stays, with the location naming the test
             repeated_briefs += 1
-            repeats[item.test(), key] = repeats.get((item.test(), key), 0) + 1
+            repeats[of_test] = repeats.get(of_test, 0) + 1
             messages = messages[:1]
             repeat = False
         if not repeat and (messages or locations[index]):

@@ -157,7 +157,7 @@ class _Block:
         return self.name, (message_shape(self.message()),), location, frame["file"] if frame else ""
 
 
-def _render(out: list[str | _Block], max_failures: int, trace_limit: int) -> tuple[list[str], str | None]:
+def _render(out: list[str | _Block], max_failures: int, trace_limit: int) -> list[str]:
     """Show up to ``max_failures`` blocks in detail, chosen for variety; the others in brief.
 
     In output order the first ten may all be one bug (a fixture file missing under six CLI
@@ -190,12 +190,11 @@ def _render(out: list[str | _Block], max_failures: int, trace_limit: int) -> tup
             briefed += 1
             hidden_lines += len(body) - len(brief)
         index += 1
-    marker = None
     if briefed:
-        marker = (f"... ({plural(briefed, 'more failure')} not shown in detail ({plural(hidden_lines, 'line')} "
-                  f"omitted): each below as its header, its last frame and its message) ...")
-        rendered.insert(marker_at or 0, marker)
-    return rendered, marker
+        rendered.insert(marker_at or 0, (
+            f"... ({plural(briefed, 'more failure')} not shown in detail ({plural(hidden_lines, 'line')} "
+            f"omitted): each below as its header, its last frame and its message) ..."))
+    return rendered
 
 
 def summarise_unittest(lines: list[str], max_failures: int, trace_limit: int) -> Report:
@@ -239,7 +238,7 @@ def summarise_unittest(lines: list[str], max_failures: int, trace_limit: int) ->
             continue
         out.append(line)
     results.close()
-    rendered, _ = _render(out, max_failures, trace_limit)
+    rendered = _render(out, max_failures, trace_limit)
     if results.repeated_lines:
         report.also_omitted.append(f"{plural(results.repeated_lines, 'line')} of repeated test output")
     if separators:
