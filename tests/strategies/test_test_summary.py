@@ -541,14 +541,22 @@ def test_cargo_show_output_reads_the_successes_section_as_what_passing_tests_pri
 
 
 def test_cargo_green_run_says_whose_result_each_result_line_is() -> None:
-    # batch 40: four "test result: ok" lines with no target above them; each target that ran tests keeps
-    # its header, one that ran none (a binary without tests) does not
+    # batch 40: four "test result: ok" lines with no target above them; each target keeps its header, also
+    # one that ran none (a binary without tests; batch 46: "Doc-tests gridcalc" above its "0 passed")
     lines = test_summary(_raw("cargo/q40_cargo_test_final_green"), {}, 0).text.split("\n")
     at = lines.index("     Running tests/cli_ledgers.rs (target/debug/deps/cli_ledgers-120259c37b2bae1e)")
     assert lines[at + 1 : at + 3] == ["", "test result: ok. 54 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out;"
                                           " finished in 0.00s"]
     assert "   Doc-tests tally_core" in lines
-    assert "     Running unittests src/main.rs (target/debug/deps/tally-fdf525714b856fdf)" not in lines
+    at = lines.index("     Running unittests src/main.rs (target/debug/deps/tally-fdf525714b856fdf)")
+    assert lines[at + 2].startswith("test result: ok. 0 passed; 0 failed;")
+    green = test_summary(_raw("cargo/q46_fmt_clippy_test_all_pass"), {}, 0).text.split("\n")
+    at = green.index("   Doc-tests gridcalc")
+    assert green[at + 2].startswith("test result: ok. 0 passed; 0 failed;")
+    # cargo test -vv: of its seven "Running `CARGO=... `" lines only the test binary's starts a target; the
+    # six that ran rustc and the build script stay out
+    vv = test_summary(_raw("cargo/q26_cargo_test_vv_fail"), {}, 101).text
+    assert vv.count("     Running `CARGO=") == 1
 
 
 def test_jest_and_vitest_failures_past_the_budget_keep_their_line_message_and_place() -> None:

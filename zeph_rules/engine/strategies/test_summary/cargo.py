@@ -168,9 +168,10 @@ def looks_like_cargo_build_failure(lines: list[str]) -> bool:
     return any(line.startswith("error: could not compile `") for line in lines)
 
 
-def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int, set[int]]:
+def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int, set[int], set[int]]:
     """Return the targets to show whatever happens, the targets that ran a test, how many tests ran in all
-    (or were announced, in a target that never finished) and the targets that never finished.
+    (or were announced, in a target that never finished), the targets that never finished and those that
+    started running tests (``running 0 tests`` too; not ``cargo test -vv``'s ``Running `rustc ...` `` lines).
 
     A target is the index of its ``Running``/``Doc-tests`` line; -1 stands for
     the lines before the first such line (output without target headers).  A
@@ -205,7 +206,7 @@ def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int, set[int]]:
             failing.add(current)
     # a target that died (a stack overflow aborts the binary) announced its tests and printed no result
     tests += sum(count for target, count in announced.items() if target not in finished)
-    return failing | (started - finished), ran, tests, started - finished
+    return failing | (started - finished), ran, tests, started - finished, started
 
 
 def _diagnostic_kind(line: str) -> str | None:
@@ -247,7 +248,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     details: list[_Detail] = []
     warning_marker = Placeholder()
     warning_lines = 0
-    troubled_targets, targets_that_ran, tests_run, unfinished = _scan_targets(lines)
+    troubled_targets, targets_that_ran, tests_run, unfinished, targets_started = _scan_targets(lines)
     # in a target that never finished (killed, timed out, crashed, cut by `| head`) the first and the last
     # passing result stay: where it started and the last thing that worked (reviewers quoted the last)
     ends: dict[int, list[tuple[int, int, str]]] = {}  # target -> [(where in out, 0, first pass), (where, 1, last)]
@@ -429,8 +430,10 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             continue
         if _TARGET_START.match(line):
             target, in_run = index, False
-            if index in shown_targets or index in targets_that_ran:
-                out.append(line)  # whose tests the "test result" line below counts
+            if index in shown_targets or index in targets_started:
+                # whose tests the "test result" line below counts, also when it ran none ("Doc-tests core"
+                # over "0 passed": reviewers quoted both); not ``-vv``'s ``Running `rustc ...` `` lines
+                out.append(line)
             continue
         result_match = _RESULT.match(line)
         if result_match:
