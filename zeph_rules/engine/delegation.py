@@ -17,6 +17,10 @@ the tools' strategies keep as lines they do not know.
 Runners whose own rules already summarise tests (``npm test``, ``tox``,
 ``uv run pytest``) are left to them.
 
+A runner that echoes each command above its output (``make ci``, ``npm run
+ci``, ``tox``) and shows two tools is filtered part by part (``sections``), each
+part as the tool it shows.
+
 A chain (``cargo fmt --check && cargo clippy && cargo test``) is filtered by
 the rules of its last command, which may never have run: when they fall back,
 the rules of the one tool whose output shows are tried (the fmt check's).
@@ -84,6 +88,23 @@ TOOLS: tuple[tuple[str, str, str, str | None, str], ...] = (
     ("ctest", "ctest", "tests", "tests passed, ", r"^\d+% tests passed, \d+ tests? failed out of \d+$"),
     ("ctest", "ctest", "tests", "[ RUN      ] ", r"^(?:\d+: )?\[ RUN      \] \S"),
 )
+
+#: the programs whose output each family's signature shows; a section of a runner's output headed by one
+#: of these programs (see ``sections``) shows no other family's, unless lines of jobs run in parallel mix
+FAMILY_PROGRAMS = {
+    "cargo": {"cargo"}, "lint": {"ruff", "flake8", "pylint", "mypy", "eslint"}, "shellcheck": {"shellcheck"},
+    "format": {"black", "isort", "ruff", "prettier"}, "pytest": {"pytest", "py.test"}, "go": {"go"},
+    "jest": {"jest", "node"}, "vitest": {"vitest", "node"}, "mocha": {"mocha", "node"}, "node": {"node"},
+    "unittest": {"unittest"}, "sphinx": {"sphinx-build"}, "ctest": {"ctest"},
+}
+TOOL_PROGRAMS = frozenset(program for programs in FAMILY_PROGRAMS.values() for program in programs)
+_FAMILIES = {command: family for command, family, *_ in TOOLS}
+
+
+def could_show(program: str, tool: str) -> bool:
+    """Whether output of ``program`` may show the signature of ``tool`` (a command of ``TOOLS``)."""
+    return program not in TOOL_PROGRAMS or program in FAMILY_PROGRAMS[_FAMILIES[tool]]
+
 
 _SIGNATURES: list[Pattern[str]] = []
 #: a long output is looked at in its first and last this many characters: a test runner's summary is at

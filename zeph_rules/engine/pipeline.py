@@ -501,6 +501,9 @@ def _filter_text(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | No
     """Run a plan's ``rules`` on ``clean``, a task runner's or a chain's picked by what the output shows."""
     retry: tuple[PlannedRule, ...] = ()
     if rules and rules[0][1] == DELEGATE:
+        sectioned = _filter_sections(rules, clean, exit_code, metrics)
+        if sectioned is not None:
+            return sectioned
         if dict(rules[0][2]).get("chain"):
             retry, rules = rules, rules[1:]
         else:
@@ -523,6 +526,56 @@ def _filter_text(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | No
             if other_worst != Confidence.FALLBACK:
                 return other_text, other_worst, other_applied
     return text, worst, applied
+
+
+def _filter_sections(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None,
+                     metrics: FilterMetrics | None) -> tuple[str, Confidence, list[str]] | None:
+    """Filter a runner's output section by section, each as the tool it shows (see ``sections``).
+
+    A section that shows no tool gets the runner's own rules (a chain's: none), as a whole
+    output showing none would.  None unless the sections show two different tools (one tool's
+    rules read the whole output then), or when a section headed by one tool shows another's: the
+    lines of recipes run in parallel (``make -j4``) mix, and no section is one tool's.
+    """
+    from . import sections
+    from .delegation import could_show, shown_tool
+
+    found = sections.split(clean, exit_code)
+    if found is None:
+        return None
+    prelude, parts = found
+    shown = [shown_tool("\n".join(part.body)) if part.body else None for part in parts]
+    if len({tool for tool in shown if tool is not None}) < 2:
+        return None
+    if any(tool is not None and not could_show(sections.head_program(part.head), tool)
+           for part, tool in zip(parts, shown)):
+        return None
+    payload = dict(rules[0][2])
+    tools = dict(payload["tools"])
+    own = () if payload.get("chain") else rules[1:]
+    worst = Confidence.FULL
+    applied: list[str] = []
+
+    def filtered(lines: list[str], section_rules: tuple[PlannedRule, ...], code: int | None) -> list[str]:
+        nonlocal worst
+        if not section_rules or not lines:
+            return lines
+        body = "\n".join(lines)
+        kept, confidence, used = _run_rules(section_rules, body, code, metrics)
+        if confidence == Confidence.FALLBACK:
+            return lines  # rules that do not read this section leave it whole
+        worst = max(worst, confidence)
+        applied.extend(rule for rule in used if rule not in applied)
+        return [kept[:-1] if kept.endswith("\n") else kept]
+
+    out = filtered(prelude, own, None)
+    for part, tool in zip(parts, shown):
+        out += part.head
+        out += filtered(part.body, tuple(tools.get(tool, ())) if tool is not None else own, part.exit_code)
+        out += part.tail
+    if not applied:
+        return None  # no section's rules read it: as if there were no sections
+    return "\n".join(out), worst, applied
 
 
 def _stamped_tool(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None,
