@@ -180,6 +180,10 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("pdm run pytest", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
         ("pip3.11 install httpx", ("python-library-frames", "pip-install", "pip-install-downloads")),
         ("honcho start", ("program-logs",)),
+        # a package script that starts a server logs as the server does
+        ("npm run dev", ("node-internal-frames", "program-logs")),
+        ("yarn start", ("node-internal-frames", "program-logs")),
+        ("pnpm --filter web run serve", ("node-internal-frames", "program-logs")),
         ("npm run build", ("node-internal-frames", "js-build")),
         ("npx vite build", ("node-internal-frames", "js-build")),
         ("npx prettier --check src", ("node-internal-frames", "prettier")),
@@ -892,6 +896,19 @@ def test_valgrind_keeps_each_errors_frames_and_loses_the_banner_and_the_c_librar
     assert "==18545==    at 0x496CB3F: clone (clone.S:76)" in lines  # an error's first frame stays wherever it is
     assert not any("Copyright" in line or "start_thread (pthread_create.c" in line or "vgpreload" in line
                    for line in lines)
+
+
+def test_a_dev_server_started_by_a_package_script_folds_its_access_log_and_keeps_its_stacks(graph: MatcherGraph) -> None:
+    # batch 46b: `npm run dev` under 700 requests passed whole (48 KB): npm's run is a runner and its
+    # output showed no tool's; the express server's access log now folds, its two TypeError stacks stay
+    raw = _raw("npm/q46b_run_dev_load_700")
+    result = graph.filter("(sleep 1; ./load.sh 8080 700) & timeout 15 npm run dev", raw, 124)
+    out = result.output
+    assert "2026-11-27T11:18:40.157Z GET /devices/d-0002/summary 200 52b 3.5ms (x605)" in out
+    assert "TypeError: Cannot read properties of undefined (reading 'temp')" in out
+    assert "    at summarize (/tmp/zeph-fixtures/q46b/beacon/devices.js:15:33)" in out
+    assert out.rstrip().endswith("server closed, bye")
+    assert result.filtered_bytes < result.raw_bytes / 5
 
 
 def test_a_celery_worker_is_a_program_whose_log_repeats_fold(graph: MatcherGraph) -> None:
