@@ -180,6 +180,8 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("pdm run pytest", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
         ("pip3.11 install httpx", ("python-library-frames", "pip-install", "pip-install-downloads")),
         ("honcho start", ("program-logs",)),
+        ("../configure --prefix=/usr", ("autotools-configure", "sanitizer-reports", "program-logs")),
+        ("sh configure", ("autotools-configure",)),
         # a package script that starts a server logs as the server does
         ("npm run dev", ("node-internal-frames", "program-logs")),
         ("yarn start", ("node-internal-frames", "program-logs")),
@@ -909,6 +911,23 @@ def test_a_dev_server_started_by_a_package_script_folds_its_access_log_and_keeps
     assert "    at summarize (/tmp/zeph-fixtures/q46b/beacon/devices.js:15:33)" in out
     assert out.rstrip().endswith("server closed, bye")
     assert result.filtered_bytes < result.raw_bytes / 5
+
+
+def test_configure_keeps_the_probes_that_failed_and_what_passed_last(graph: MatcherGraph) -> None:
+    # batch 47: 327 "checking ..." lines above the error passed whole (program-logs reads no log records)
+    raw = _raw("configure/q47_configure_tessera_missing_zstd")
+    result = graph.filter("./configure --prefix=/usr", raw, 1)
+    lines = result.output.split("\n")
+    assert lines[-5:-2] == [
+        "checking for deflateInit2_ in -lz... yes",
+        "checking for libzstd >= 1.4.0... no",
+        "configure: error: libzstd >= 1.4.0 not found: install libzstd-dev (or zstd-devel), or configure --without-zstd",
+    ]
+    assert "checking whether strlcpy is declared... no" in lines
+    assert "checking for a BSD-compatible install... /usr/bin/install -c" not in lines
+    assert "checking for gcc... gcc" not in lines
+    assert lines[-2:] == ["... (288 passed configure checks stripped) ...", ""]
+    assert "autotools-configure" not in graph.filter("./configure --help", raw, 0).rules  # its options are the answer
 
 
 def test_a_celery_worker_is_a_program_whose_log_repeats_fold(graph: MatcherGraph) -> None:
