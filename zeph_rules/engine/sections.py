@@ -16,11 +16,6 @@ from __future__ import annotations
 
 from .. import _regex
 
-TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
-if TYPE_CHECKING:
-    import re
-    from collections.abc import Iterator
-
 #: the programs a recipe line echoed by make or just starts with (after ``cd dir &&`` and variables)
 _RECIPE_PROGRAMS = (
     r"cargo|go|gofmt|pytest|py\.test|python[\d.]*|ruff|mypy|flake8|pylint|black|isort|eslint|tsc|npx|pnpx"
@@ -70,7 +65,7 @@ def split(text: str, exit_code: int | None) -> tuple[list[str], list[Section]] |
     section's exit code is the one make reports after it, else, for the last one, the run's.
     """
     starts: list[tuple[int, int]] = []  # (offset, how many lines the echo takes)
-    for found in _heads(text):
+    for found in _HEAD.finditer(text):
         starts.append((found.start(), 2 if found["two"] else 1))
         if len(starts) > MAX_SECTIONS:
             return None
@@ -130,11 +125,3 @@ def head_program(head: list[str]) -> str:
         return rest[1]
     return program
 
-
-def _heads(text: str) -> Iterator[re.Match[str]]:
-    """Yield the echoed commands of ``text``, in order (npm's two lines as one)."""
-    end = -1
-    for found in _HEAD.finditer(text):
-        if found.start() > end:
-            end = found.end()
-            yield found
