@@ -121,3 +121,26 @@ def test_prefix_look_naive(benchmark) -> None:  # type: ignore[no-untyped-def]
         return sum(1 for match in found if match)
 
     assert benchmark(every_line) == 0
+
+
+def _make_ci_output() -> str:
+    """Batch 46's `make ci` (clippy's 120 warnings, then a failing cargo test), six times over: 18 sections."""
+    from zeph_rules.bench_filter import _FIXTURES
+
+    path = _FIXTURES / "make/q46_make_ci_120_clippy_warnings_then_test_fails/raw.txt"
+    if not path.exists():
+        pytest.skip("fixtures not available")
+    return path.read_text(encoding="utf-8") * 6
+
+
+def test_runner_output_by_sections(benchmark) -> None:  # type: ignore[no-untyped-def]
+    # each echoed command's part filtered as its tool's (engine/sections.py)
+    text, graph = _make_ci_output(), _graph()
+    result = benchmark(graph.filter, "make ci", text, 2)
+    assert "cargo-clippy" in result.rules or "cargo-build" in result.rules
+
+
+def test_runner_output_as_one_tool(benchmark) -> None:  # type: ignore[no-untyped-def]
+    # the same text read whole by one tool's rules, as before sections: the cost sections add
+    text, graph = _make_ci_output(), _graph()
+    benchmark(graph.filter, "cargo test", text, 2)
