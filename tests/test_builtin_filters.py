@@ -186,8 +186,8 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("npm run dev", ("node-internal-frames", "program-logs")),
         ("yarn start", ("node-internal-frames", "program-logs")),
         ("pnpm --filter web run serve", ("node-internal-frames", "program-logs")),
-        ("npm run build", ("node-internal-frames", "js-build")),
-        ("npx vite build", ("node-internal-frames", "js-build")),
+        ("npm run build", ("node-internal-frames", "js-build", "js-build-listings")),
+        ("npx vite build", ("node-internal-frames", "js-build", "js-build-listings")),
         ("npx prettier --check src", ("node-internal-frames", "prettier")),
         ("black --diff src", ("formatter-diff",)),
         ("isort --check-only --diff .", ("formatter-diff",)),
@@ -679,7 +679,7 @@ def test_cargo_options_before_the_subcommand_and_cross(graph: MatcherGraph, comm
         ("npm -w packages/api test", ("js-test", "node-internal-frames")),
         ("npm --silent test", ("js-test", "node-internal-frames")),
         ("yarn --cwd web test", ("js-test", "node-internal-frames")),
-        ("npm --prefix web run build", ("node-internal-frames", "js-build")),
+        ("npm --prefix web run build", ("node-internal-frames", "js-build", "js-build-listings")),
         ("npm --no-audit install", ("npm-install", "npm-install-scripts", "npm-usage-error")),
         ("npm --version", ()),
     ],
@@ -928,6 +928,20 @@ def test_configure_keeps_the_probes_that_failed_and_what_passed_last(graph: Matc
     assert "checking for gcc... gcc" not in lines
     assert lines[-2:] == ["... (288 passed configure checks stripped) ...", ""]
     assert "autotools-configure" not in graph.filter("./configure --help", raw, 0).rules  # its options are the answer
+
+
+def test_a_bundlers_long_listing_keeps_its_ends_and_the_largest_chunk(graph: MatcherGraph) -> None:
+    # batch 48b: vite's table of 262 chunks (sorted by size) passed whole; its first and last six rows stay,
+    # the 606 kB chunk the warning below is about among them
+    lines = graph.filter("npm run build", _raw("vite/q48b_vite_build_chunk_table_500kb"), 0).output.split("\n")
+    assert "dist/assets/index-9SkeKjsw.js         606.17 kB │ gzip: 131.37 kB" in lines
+    assert "dist/index.html                         0.29 kB │ gzip:   0.22 kB" in lines
+    assert "... (251 listed files stripped) ..." in lines
+    assert "(!) Some chunks are larger than 500 kB after minification. Consider:" in lines
+    # webpack's module list of two builds: each long run folds where it was, the errors between stay
+    out = graph.filter("npx webpack -c webpack.release.config.js", _raw("webpack/q48b_webpack_release_two_builds_long"), 1).output
+    assert out.count("listed files stripped) ...") == 2
+    assert "  Module not found: Error: Can't resolve 'chart.js/auto' in '/tmp/zeph-fixtures/q48b/admin/src/dashboards'" in out
 
 
 def test_a_celery_worker_is_a_program_whose_log_repeats_fold(graph: MatcherGraph) -> None:

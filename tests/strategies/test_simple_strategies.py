@@ -177,6 +177,19 @@ def test_strip_noise_min_lines_leaves_short_output_whole() -> None:
     assert STRATEGIES["strip_noise"](long, params, 0).text == "root\n... (6 noise lines stripped) ...\n"
 
 
+def test_strip_noise_folds_only_long_runs_and_keeps_their_ends_with_the_marker_in_place() -> None:
+    params = {"patterns": ["^row "], "min_run": 5, "keep_run_ends": 2, "label": "row"}
+    short_run = "head\n" + "".join(f"row {i}\n" for i in range(4)) + "tail\n"
+    assert STRATEGIES["strip_noise"](short_run, params, 0) == (short_run, Confidence.FULL)
+    long_run = "head\n" + "".join(f"row {i}\n" for i in range(9)) + "middle\nrow x\ntail\n"
+    assert STRATEGIES["strip_noise"](long_run, params, 0).text == (
+        "head\nrow 0\nrow 1\n... (5 rows stripped) ...\nrow 7\nrow 8\nmiddle\nrow x\ntail\n"
+    )
+    # without ends a long run goes whole, counted at the end as strip_noise counts
+    whole = STRATEGIES["strip_noise"](long_run, {"patterns": ["^row "], "min_run": 5}, 0).text
+    assert whole == "head\nmiddle\nrow x\ntail\n... (9 noise lines stripped) ...\n"
+
+
 def test_strip_noise_count_from_counts_only_the_lines_from_its_first_match() -> None:
     refresh = "".join(f"x[{i}]: Refreshing state...\n" for i in range(8))
     plan = "  # x[0] will be updated in-place\n    + a = (known after apply)\n    + b = (known after apply)\n"

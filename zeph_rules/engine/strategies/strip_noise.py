@@ -31,7 +31,10 @@ it indented deeper, whose every line would go keeps them all.  With
 ``keep_when_named`` (a regex with groups) a line the patterns match stays when
 this regex matches it too and some line that stays holds the text of each of
 its groups: a plan's ``x.y["a"]: Refreshing state...`` goes, unless the plan
-changes ``x.y["a"]`` or an error names ``resource "x" "y"``.
+changes ``x.y["a"]`` or an error names ``resource "x" "y"``.  ``min_run`` leaves runs of fewer
+consecutive matched lines whole, and with ``keep_run_ends`` a run that goes keeps that many lines
+at each end, its marker in its place: a bundler's table of 260 chunks keeps its first rows and its
+last, the largest.
 """
 
 from __future__ import annotations
@@ -97,6 +100,11 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
             in_run = matches_any(run, line)
     else:
         staying = [not matches_any(patterns, line) for line in lines]
+    min_run = int_param(params, "min_run", 0)
+    run_ends = int_param(params, "keep_run_ends", 0)
+    folded_at: dict[int, int] = {}  # where a folded run's marker goes -> how many lines it stands for
+    if min_run or run_ends:
+        _fold_runs(staying, min_run, run_ends, folded_at)
     keep_before_source = params.get("keep_before")
     if keep_before_source:
         keep_before = [user_pattern(keep_before_source)]
@@ -118,13 +126,43 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     named_source = params.get("keep_when_named")
     if named_source and not all(staying):
         _rescue_named(lines, staying, before + rest, user_pattern(named_source))
-    kept = [line for line, stays in zip(lines, staying) if stays]
-    stripped = len(lines) - len(kept)
+    label = params.get("label") or "noise line"
+    kept = []
+    for index, (line, stays) in enumerate(zip(lines, staying)):
+        if index in folded_at:
+            kept.append(f"... ({plural(folded_at[index], label)} stripped) ...")
+        if stays:
+            kept.append(line)
+    stripped = staying.count(False)
     if stripped == 0:
         return StrategyResult(text, Confidence.FULL)
     kept = before + kept + rest
-    kept.append(f"... ({plural(stripped, params.get('label') or 'noise line')} stripped) ...")
+    if stripped > sum(folded_at.values()):
+        kept.append(f"... ({plural(stripped - sum(folded_at.values()), label)} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
+
+
+def _fold_runs(staying: list[bool], min_run: int, ends: int, folded_at: dict[int, int]) -> None:
+    """Keep runs of matched lines shorter than ``min_run``; of a longer one keep ``ends`` lines at each end.
+
+    A run cut between its ends gets its marker there (``folded_at``): a table of 260 chunks keeps
+    its first and last rows, and the count stands where the rest were.
+    """
+    index = 0
+    while index < len(staying):
+        if staying[index]:
+            index += 1
+            continue
+        end = index
+        while end < len(staying) and not staying[end]:
+            end += 1
+        if end - index < max(min_run, 2 * ends + 1):
+            staying[index:end] = [True] * (end - index)
+        elif ends:
+            staying[index : index + ends] = [True] * ends
+            staying[end - ends : end] = [True] * ends
+            folded_at[index + ends] = end - index - 2 * ends
+        index = end
 
 
 def _take_indented(lines: list[str], staying: list[bool]) -> None:
