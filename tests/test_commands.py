@@ -47,6 +47,11 @@ def test_filter_target(line: str, target: str) -> None:
         ("ssh -p 2222 ci@build 'cd repo && make -j4'", "make -j4"),
         ("nix develop .#rust -c cargo clippy", "cargo clippy"),
         ("direnv exec . pytest -q", "pytest -q"),
+        # on a pseudo-terminal (batch 48: `script -qc pytest /dev/null` for colours and progress bars)
+        ("script -qc pytest /dev/null", "pytest"),
+        ('script -q -c "npx jest --ci" /dev/null', "npx jest --ci"),
+        ('script -q -O run.log --command="cargo build" ', "cargo build"),
+        ("script -q /dev/null go test ./...", "go test ./..."),  # BSD's: the file, then the command
         # xargs prints what the command it runs prints, not the list fed to it
         ("go list ./... | xargs -P4 -n1 go test -v", "go test -v"),
         ("printf '%s\\n' tests/*.py | xargs -P2 -n1 python -m pytest -q", "python -m pytest -q"),
@@ -59,6 +64,7 @@ def test_filter_target(line: str, target: str) -> None:
         ("docker compose up -d", "docker compose up -d"),
         ("kubectl exec -it api -- ", "kubectl exec -it api --"),
         ("ssh build", "ssh build"),
+        ("script session.log", "script session.log"),
         ("command -v cargo", "command -v cargo"),
         ("sudo -l", "sudo -l"),
         ("time", "time"),

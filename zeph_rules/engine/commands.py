@@ -491,6 +491,8 @@ def _run_elsewhere(cmd: SimpleCommand) -> SimpleCommand:
         index = words.index("--") + 1
     elif program == "nix" and words[1:2] in (["develop"], ["shell"]):
         index = next((k + 1 for k, word in enumerate(words) if word in ("-c", "--command")), None)
+    elif program == "script":
+        return _script_command(cmd)
     elif program == "direnv" and words[1:2] == ["exec"]:
         index = 3  # past the directory
     elif program == "ssh":
@@ -502,6 +504,31 @@ def _run_elsewhere(cmd: SimpleCommand) -> SimpleCommand:
     if index is None or index >= len(argv):
         return cmd
     return SimpleCommand(argv[index:], cmd.redirections)
+
+
+#: util-linux script's options that take a value (the log files, the timing format)
+_SCRIPT_VALUE_OPTIONS = frozenset({"-E", "--echo", "-I", "--log-in", "-O", "--log-out", "-B", "--log-io",
+                                   "-T", "--log-timing", "-m", "--logging-format", "-o", "--output-limit"})
+
+
+def _script_command(cmd: SimpleCommand) -> SimpleCommand:
+    """Return the command ``script`` runs on a pseudo-terminal: ``script -qc "pytest -x" /dev/null``
+    (util-linux), ``script -q /dev/null pytest -x`` (BSD); else ``cmd`` itself."""
+    words = [word.value for word in cmd.argv]
+    index = 1
+    while index < len(words) and words[index].startswith("-") and words[index] != "--":
+        word = words[index]
+        if word.startswith("--command="):
+            inner = parse_command(word.split("=", 1)[1]).target
+            return inner if inner is not None else cmd
+        if word == "--command" or (not word.startswith("--") and word.endswith("c")):
+            inner = parse_command(words[index + 1]).target if index + 1 < len(words) else None
+            return inner if inner is not None else cmd
+        index += 2 if word in _SCRIPT_VALUE_OPTIONS else 1
+    index += 1 + (index < len(words) and words[index] == "--")  # the typescript file (BSD: the command follows)
+    if index >= len(words):
+        return cmd
+    return SimpleCommand(cmd.argv[index:], cmd.redirections)
 
 
 TRIVIAL_PROGRAMS = frozenset({"true", "false", ":", "echo", "printf", "exit", "sleep", "wait", "cd", "pushd", "popd", "set", "export", "unset"})
