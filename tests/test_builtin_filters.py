@@ -186,7 +186,7 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("npm run dev", ("node-internal-frames", "program-logs")),
         ("yarn start", ("node-internal-frames", "program-logs")),
         ("pnpm --filter web run serve", ("node-internal-frames", "program-logs")),
-        ("npm run build", ("node-internal-frames", "js-build", "js-build-listings")),
+        ("npm run build", ("node-internal-frames", "js-build", "sass-deprecations", "js-build-listings")),
         ("npx vite build", ("node-internal-frames", "js-build", "js-build-listings")),
         ("npx prettier --check src", ("node-internal-frames", "prettier")),
         ("black --diff src", ("formatter-diff",)),
@@ -679,7 +679,7 @@ def test_cargo_options_before_the_subcommand_and_cross(graph: MatcherGraph, comm
         ("npm -w packages/api test", ("js-test", "node-internal-frames")),
         ("npm --silent test", ("js-test", "node-internal-frames")),
         ("yarn --cwd web test", ("js-test", "node-internal-frames")),
-        ("npm --prefix web run build", ("node-internal-frames", "js-build", "js-build-listings")),
+        ("npm --prefix web run build", ("node-internal-frames", "js-build", "sass-deprecations", "js-build-listings")),
         ("npm --no-audit install", ("npm-install", "npm-install-scripts", "npm-usage-error")),
         ("npm --version", ()),
     ],
@@ -942,6 +942,22 @@ def test_a_bundlers_long_listing_keeps_its_ends_and_the_largest_chunk(graph: Mat
     out = graph.filter("npx webpack -c webpack.release.config.js", _raw("webpack/q48b_webpack_release_two_builds_long"), 1).output
     assert out.count("listed files stripped) ...") == 2
     assert "  Module not found: Error: Can't resolve 'chart.js/auto' in '/tmp/zeph-fixtures/q48b/admin/src/dashboards'" in out
+
+
+def test_sass_deprecations_keep_headline_code_and_place_and_an_error_keeps_its_box(graph: MatcherGraph) -> None:
+    # batch 48b: 15 deprecation warnings of 10-12 lines each, the same link under every one, passed whole
+    out = graph.filter("npx sass --no-source-map scss/main.scss css/main.css",
+                       _raw("sass/q48b_sass_deprecations_flood"), 0).output
+    lines = out.split("\n")
+    at = lines.index("1 │ @import 'variables';")
+    assert lines[at - 1].startswith("DEPRECATION WARNING [import]: ")
+    assert lines[at + 1] == "    scss/main.scss 1:9  root stylesheet"
+    assert "More info and automated migrator: https://sass-lang.com/d/import" not in lines
+    assert "... (110 deprecation link and frame lines stripped) ..." in lines
+    # in a package's build, the error after them keeps its box and carets
+    built = graph.filter("npm run build:css", _raw("sass/q48b_sass_dir_undefined_variable"), 65).output.split("\n")
+    at = built.index("Error: Undefined variable.")
+    assert built[at + 1 : at + 5] == ["  ╷", "4 │   color: $brand-accent;", "  │          ^^^^^^^^^^^^^", "  ╵"]
 
 
 def test_a_celery_worker_is_a_program_whose_log_repeats_fold(graph: MatcherGraph) -> None:
