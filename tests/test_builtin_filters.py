@@ -960,6 +960,31 @@ def test_sass_deprecations_keep_headline_code_and_place_and_an_error_keeps_its_b
     assert built[at + 1 : at + 5] == ["  ╷", "4 │   color: $brand-accent;", "  │          ^^^^^^^^^^^^^", "  ╵"]
 
 
+def test_psql_folds_long_runs_of_row_counts_and_keeps_the_error_between(graph: MatcherGraph) -> None:
+    # batch 49b: `psql -f` printed "UPDATE 1" 339 times around the one duplicate-key error
+    lines = graph.filter("psql -d pantry -f migrations/004_reprice.sql",
+                         _raw("psql/q49b_psql_migrate_004_error_midway"), 0).output.split("\n")
+    at = lines.index('psql:migrations/004_reprice.sql:185: ERROR:  duplicate key value violates unique constraint "items_sku_key"')
+    assert lines[at + 1] == "DETAIL:  Key (sku)=(SKU-00171) already exists."
+    assert lines[:4] == ["CREATE TABLE", "UPDATE 1", "UPDATE 1", "... (173 row count tags stripped) ..."]
+    at = lines.index("(1 row)")
+    assert lines[at - 3 : at] == [" repriced", "----------", "      340"]  # the query's answer
+    # what a migration created stays, tag by tag: ("CREATE VIEW" among fifteen DDL tags)
+    created = graph.filter("psql -d pantry -f migrations/001_init.sql -f migrations/002_views.sql",
+                           _raw("psql/q49b_psql_migrate_001_002"), 0).output
+    assert "CREATE VIEW" in created and "stripped" not in created
+
+
+def test_a_python_c_import_of_a_package_in_site_packages_keeps_its_frames(graph: MatcherGraph) -> None:
+    # batch 49: every frame below `File "<string>"` is the installed package's, in site-packages, or
+    # importlib's; the traceback is spared whole as a library's own crash is
+    raw = _raw("python/q49_python_v_import_trace")
+    lines = graph.filter('.venv/bin/python -v -c "import pkgsync.cli"', raw, 1).output.split("\n")
+    assert "    from pkgsync.backends.s3 import S3Backend" in lines
+    assert "    import boto3" in lines
+    assert "ModuleNotFoundError: No module named 'boto3'" in lines
+
+
 def test_a_celery_worker_is_a_program_whose_log_repeats_fold(graph: MatcherGraph) -> None:
     raw = _raw("celery/q34_celery_worker_tasks")
     result = graph.filter("celery -A proj worker --loglevel=INFO", raw, 124)

@@ -190,6 +190,16 @@ def test_strip_noise_folds_only_long_runs_and_keeps_their_ends_with_the_marker_i
     assert whole == "head\nmiddle\nrow x\ntail\n... (9 noise lines stripped) ...\n"
 
 
+def test_strip_noise_spares_a_whole_block_despite_a_first_line_it_is_told_to_overlook() -> None:
+    params = {"patterns": ['^  File "/lib/'], "spare_whole_blocks": "^Traceback", "spare_despite": '^  File "<string>"'}
+    text = 'Traceback\n  File "<string>", line 1\n  File "/lib/a.py", line 2\n  File "/lib/b.py", line 3\nError\n'
+    assert STRATEGIES["strip_noise"](text, params, 1).text == text
+    # only as the block's first line: further down it is a frame like any other, and the library's go
+    lower = 'Traceback\n  File "/lib/a.py", line 2\n  File "<string>", line 1\n  File "/lib/b.py", line 3\nError\n'
+    assert STRATEGIES["strip_noise"](lower, params, 1).text == (
+        'Traceback\n  File "<string>", line 1\nError\n... (2 noise lines stripped) ...\n')
+
+
 def test_strip_noise_count_from_counts_only_the_lines_from_its_first_match() -> None:
     refresh = "".join(f"x[{i}]: Refreshing state...\n" for i in range(8))
     plan = "  # x[0] will be updated in-place\n    + a = (known after apply)\n    + b = (known after apply)\n"

@@ -77,6 +77,8 @@ class StripNoise(Strict):
     take_indented: bool = False
     #: a block (a line this matches, the lines under it indented deeper) whose every line would go keeps them all
     spare_whole_blocks: OptionalRegex = None
+    #: a block's first line this matches does not keep ``spare_whole_blocks`` from sparing it (``python -c``'s frame)
+    spare_despite: OptionalRegex = None
     #: only runs of at least this many consecutive matched lines go (0: any run); shorter runs stay
     min_run: int = Field(0, ge=0)
     #: each run that goes keeps its first and last this many lines, the marker in its place (0: the run goes whole)

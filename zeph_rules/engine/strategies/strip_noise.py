@@ -122,7 +122,9 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
         _take_indented(lines, staying)
     spare_source = params.get("spare_whole_blocks")
     if spare_source:
-        _spare_whole_blocks(lines, staying, user_pattern(spare_source))
+        despite_source = params.get("spare_despite")
+        _spare_whole_blocks(lines, staying, user_pattern(spare_source),
+                            user_pattern(despite_source) if despite_source else None)
     named_source = params.get("keep_when_named")
     if named_source and not all(staying):
         _rescue_named(lines, staying, before + rest, user_pattern(named_source))
@@ -176,14 +178,18 @@ def _take_indented(lines: list[str], staying: list[bool]) -> None:
         depth = indent if not staying[index] else -1
 
 
-def _spare_whole_blocks(lines: list[str], staying: list[bool], start: Any) -> None:
+def _spare_whole_blocks(lines: list[str], staying: list[bool], start: Any, despite: Any = None) -> None:
     """Keep every line of a block that would lose them all.
 
     A block is a line ``start`` matches and the lines under it indented deeper
     (blank lines included); when every non-blank line under it is stripped, they
     all stay: a traceback made only of the library's frames is the library's own
-    crash, and its frames are the story.  Output that opens indented (``| tail`` cut the
-    traceback's first line off) opens with such a block, its head unseen.
+    crash, and its frames are the story.  A first line ``despite`` matches does
+    not count (``File "<string>"``: the ``python -c`` code that imported a
+    package whose own frames, installed in site-packages, are the story; a
+    ``<string>`` frame further down is a build backend's exec).  Output that opens
+    indented (``| tail`` cut the traceback's first line off) opens with such a
+    block, its head unseen.
     """
     index = 0
     if lines and lines[0].strip() and indent_of(lines[0]) > 0:
@@ -207,7 +213,8 @@ def _spare_whole_blocks(lines: list[str], staying: list[bool], start: Any) -> No
         while end < len(lines) and (not lines[end].strip() or indent_of(lines[end]) > depth):
             end += 1
         body = [row for row in range(index + 1, end) if lines[row].strip()]
-        if body and not any(staying[row] for row in body):
+        counted = body[1:] if body and despite is not None and despite.search(lines[body[0]]) else body
+        if counted and not any(staying[row] for row in counted):
             for row in body:
                 staying[row] = True
         index = end
