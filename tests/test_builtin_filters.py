@@ -985,6 +985,26 @@ def test_a_python_c_import_of_a_package_in_site_packages_keeps_its_frames(graph:
     assert "ModuleNotFoundError: No module named 'boto3'" in lines
 
 
+def test_strace_drops_the_system_calls_that_worked_on_the_systems_files(graph: MatcherGraph) -> None:
+    # batch 49: 1,717 lines of `strace -f -e trace=file,process` of a python CLI that fails on an import
+    raw = _raw("strace/q49_strace_pkgsync_import_error")
+    result = graph.filter("strace -f -e trace=file,process .venv/bin/pkgsync sync dist/pkgsync-0.3.0.tar.gz", raw, 1)
+    lines = result.output.split("\n")
+    s3 = "/tmp/zeph-fixtures/q49/pkgsync/.venv/lib/python3.11/site-packages/pkgsync/backends/s3.py"
+    # a package's file the traceback names stays, opened or stat'ed; the interpreter's own go
+    assert f'newfstatat(AT_FDCWD, "{s3}", {{st_mode=S_IFREG|0644, st_size=308, ...}}, 0) = 0' in lines
+    opened = [line for line in lines if line.startswith('openat(AT_FDCWD, "/root/.pyenv/') and line.endswith(" = 3")]
+    assert len(opened) < 0.2 * raw.count('openat(AT_FDCWD, "/root/.pyenv/')
+    assert lines[-2].startswith("... (") and lines[-2].endswith(" successful system calls stripped) ...")
+    assert "ModuleNotFoundError: No module named 'boto3'" in lines
+    assert "exit_group(1)                           = ?" in lines and "+++ exited with 1 +++" in lines
+    assert result.filtered_bytes < 0.6 * result.raw_bytes
+    # the project's own files stay whatever the call's result: it was found ("conf/worker-a.conf" = 3)
+    spawner = graph.filter("strace -f ./build/spawner", _raw("strace/q16_f_spawner"), 0).output
+    assert '[pid 12671] openat(AT_FDCWD, "conf/worker-a.conf", O_RDONLY) = 3' in spawner
+    assert "strace-calls" not in graph.filter("strace -c -f make", "x\n" * 50, 0).rules  # a summary table
+
+
 def test_a_celery_worker_is_a_program_whose_log_repeats_fold(graph: MatcherGraph) -> None:
     raw = _raw("celery/q34_celery_worker_tasks")
     result = graph.filter("celery -A proj worker --loglevel=INFO", raw, 124)
