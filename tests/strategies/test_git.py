@@ -359,3 +359,26 @@ def test_a_cut_diff_keeps_a_modules_constants_and_dunders_past_the_budget() -> N
     for kept in ("-__version__ = '2.18.0'", '+__version__ = "2.32.3"', "+MAX_RETRIES = 5"):
         assert kept in out
     assert "+    retries = 5" not in out  # an indented assignment is no module's constant
+
+
+def test_a_lock_files_cut_diff_keeps_each_package_and_the_version_it_moved_to() -> None:
+    # batch 50: `npm update` moved 155 packages; the 4,274-line lockfile diff kept its first 500 body lines
+    # (the root's ranges, then integrity hashes of packages starting with @ and a) and lost express, jest,
+    # eslint and webpack.  Each package's key line and its "resolved" pair now stay past the budget
+    raw = _raw("git/q50_git_diff_lock_after_npm_update")
+    result = STRATEGIES["git_diff"](sanitize(raw), {}, 0)
+    lines = result.text.split("\n")
+    at = lines.index('     "node_modules/express": {')
+    assert lines[at + 1 : at + 3] == [
+        '-      "resolved": "https://registry.npmjs.org/express/-/express-4.17.1.tgz",',
+        '+      "resolved": "https://registry.npmjs.org/express/-/express-4.22.3.tgz",',
+    ]
+    assert '+      "resolved": "https://registry.npmjs.org/webpack/-/webpack-5.113.0.tgz",' in lines
+    assert not any('"integrity": "sha512-' in line for line in lines[at:])  # the hashes go
+    assert result.confidence == Confidence.PARTIAL and "lines omitted in package-lock.json) ..." in result.text
+    assert len(result.text) < 0.4 * len(raw)
+    # another file's body is not read as a lock file's
+    plain = "diff --git a/src/a.py b/src/a.py\n--- a/src/a.py\n+++ b/src/a.py\n@@ -1,1 +1,1 @@\n" + "".join(
+        f'-name = "x{i}"\n+name = "y{i}"\n' for i in range(400))
+    cut = STRATEGIES["git_diff"](plain, {"max_diff_lines": 50}, 0).text
+    assert cut.count('name = "') == 50

@@ -103,6 +103,13 @@ _DECLARATION = _regex.compile(
     # a module's constant or dunder set at its margin: `__version__ = "2.32.3"`, `MAX_RETRIES = 5`
     r"|^[-+]{1,2}(?:__[a-z]+__|[A-Z][A-Z0-9_]{2,})(?:\s*:[^=]*)?\s*=\s"
 )
+#: a lock file's diff: which package it is about (npm's `"node_modules/a/node_modules/b": {`, yarn's
+#: `"b@^1.0.0":`, Cargo's, poetry's and uv's `name = "b"`) and what it changed to (`"resolved": ".../b-1.2.3.tgz"`,
+#: `version = "1.2.3"`).  Hundreds of packages move in one `npm update`: these lines stay past the budget,
+#: the integrity hashes and dependency maps around them go, counted
+_LOCK_FILES = frozenset({"package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "Cargo.lock", "poetry.lock", "uv.lock"})
+_LOCK_KEY = _regex.compile(r'^[ +-]\s*(?:"node_modules/[^"]+": \{|name = "[^"]+"|"?@?[\w./-]+@[^:\s]+"?(?:, "?@?[\w./-]+@[^:\s]+"?)*:)$')
+_LOCK_VALUE = _regex.compile(r'^[-+]\s*(?:"resolved": "|resolved "|version = "|version ")')
 #: a merge's conflict markers, after the diff's one or two prefix columns: staged or committed by mistake,
 #: or a combined diff of a conflicted file; what lies between them is both sides of the conflict
 _CONFLICT_OPEN = _regex.compile(r"^[-+ ]{1,2}<{7}(?: |$)")
@@ -283,7 +290,7 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
         else:
             hunks.append([index])
     hunks = [hunk for hunk in hunks if hunk]
-    conflicts = _conflict_lines(file_diff)
+    conflicts = _conflict_lines(file_diff) | _lock_lines(file_diff)
     width = 2 if file_diff.combined else 1
     changes = [[index for index in hunk if file_diff.lines[index][0][:width].strip(" ")] for hunk in hunks]
     kept: set[int] = set()
@@ -306,6 +313,14 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
             chosen.add(index)
         kept.update(chosen)
     return kept | conflicts
+
+
+def _lock_lines(file_diff: _FileDiff) -> set[int]:
+    """Return the indices of a lock file's lines naming a package and the version it moved to or from."""
+    if file_diff.path.rsplit("/", 1)[-1] not in _LOCK_FILES:
+        return set()
+    return {index for index, (line, is_header) in enumerate(file_diff.lines)
+            if not is_header and (_LOCK_KEY.match(line) or _LOCK_VALUE.match(line))}
 
 
 def _conflict_lines(file_diff: _FileDiff) -> set[int]:
