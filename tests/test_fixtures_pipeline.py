@@ -89,4 +89,7 @@ def test_savings_over_all_fixtures(graph: MatcherGraph) -> None:
     # search hits, git plumbing, sqlite3 and jq queries, a tool's error in a few lines) save 14 % per case
     # 0.24 until batch 45: batches 43b, 44b and 45 (185 agent-session and set-up cases, most under 40
     # lines) save 6 to 13 % per case; the 3,899 cases before batch 42 still save 24.4 %
-    assert mean >= 0.23
+    # 0.23 until batch 50b: batches 47b, 49, 49b, 50 and 50b (247 cases of git answers, environment
+    # queries, query results, dependency listings and doc tools' reports, the output mostly the answer)
+    # save 3 to 8 % per case; the 4,410 cases before batch 46 save 24.0 %, as they did before it
+    assert mean >= 0.22
