@@ -102,7 +102,7 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
         staying = [not matches_any(patterns, line) for line in lines]
     min_run = int_param(params, "min_run", 0)
     run_ends = int_param(params, "keep_run_ends", 0)
-    folded_at: dict[int, int] = {}  # where a folded run's marker goes -> how many lines it stands for
+    folded_at: dict[int, int] = {}  # where a folded run's marker goes -> where the run ends
     if min_run or run_ends:
         _fold_runs(staying, min_run, run_ends, folded_at)
     keep_before_source = params.get("keep_before")
@@ -130,25 +130,29 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
         _rescue_named(lines, staying, before + rest, user_pattern(named_source))
     label = params.get("label") or "noise line"
     kept = []
+    in_folds = 0  # counted where their runs were, after whatever the steps above kept of them
     for index, (line, stays) in enumerate(zip(lines, staying)):
         if index in folded_at:
-            kept.append(f"... ({plural(folded_at[index], label)} stripped) ...")
+            folded = staying[index : folded_at[index]].count(False)
+            if folded:
+                kept.append(f"... ({plural(folded, label)} stripped) ...")
+                in_folds += folded
         if stays:
             kept.append(line)
     stripped = staying.count(False)
     if stripped == 0:
         return StrategyResult(text, Confidence.FULL)
     kept = before + kept + rest
-    if stripped > sum(folded_at.values()):
-        kept.append(f"... ({plural(stripped - sum(folded_at.values()), label)} stripped) ...")
+    if stripped > in_folds:
+        kept.append(f"... ({plural(stripped - in_folds, label)} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
 
 
 def _fold_runs(staying: list[bool], min_run: int, ends: int, folded_at: dict[int, int]) -> None:
     """Keep runs of matched lines shorter than ``min_run``; of a longer one keep ``ends`` lines at each end.
 
-    A run cut between its ends gets its marker there (``folded_at``): a table of 260 chunks keeps
-    its first and last rows, and the count stands where the rest were.
+    A run cut between its ends gets its marker there (``folded_at``: where the cut starts and ends):
+    a table of 260 chunks keeps its first and last rows, and the count stands where the rest were.
     """
     index = 0
     while index < len(staying):
@@ -163,7 +167,7 @@ def _fold_runs(staying: list[bool], min_run: int, ends: int, folded_at: dict[int
         elif ends:
             staying[index : index + ends] = [True] * ends
             staying[end - ends : end] = [True] * ends
-            folded_at[index + ends] = end - index - 2 * ends
+            folded_at[index + ends] = end - ends
         index = end
 
 
