@@ -133,10 +133,10 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     in_folds = 0  # counted where their runs were, after whatever the steps above kept of them
     for index, (line, stays) in enumerate(zip(lines, staying)):
         if index in folded_at:
-            folded = staying[index : folded_at[index]].count(False)
-            if folded:
-                kept.append(f"... ({plural(folded, label)} stripped) ...")
-                in_folds += folded
+            cut_here = staying[index : folded_at[index]].count(False)
+            if cut_here:
+                kept.append(f"... ({plural(cut_here, label)} stripped) ...")
+                in_folds += cut_here
         if stays:
             kept.append(line)
     stripped = staying.count(False)
