@@ -98,3 +98,22 @@ def test_dedup_lines_accounts_for_every_line(lines: list[str], max_unique: int) 
     assert sum(count for _, count in groups) == len(lines)
     firsts = [first for first, _ in groups]
     assert firsts == sorted(firsts)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(["row 1", "row 22", "kept", "", "row x y", "other"]), max_size=60),
+    min_run=st.integers(0, 8),
+    ends=st.integers(0, 4),
+)
+def test_strip_noise_folding_keeps_order_and_counts_every_line_it_cuts(lines: list[str], min_run: int, ends: int) -> None:
+    text = "\n".join(lines) + "\n"
+    params = {"patterns": ["^row "], "min_run": min_run, "keep_run_ends": ends, "label": "row"}
+    out = STRATEGIES["strip_noise"](text, params, 0).text
+    assert len(out) <= len(text)
+    kept = [line for line in out.split("\n") if not line.startswith("... (")]
+    # what stays is the input in order, less lines the patterns match, and the markers count those
+    rest = iter(text.split("\n"))
+    assert all(any(line == other for other in rest) for line in kept)
+    counted = sum(int(line.split("(", 1)[1].split(" ", 1)[0]) for line in out.split("\n") if line.startswith("... ("))
+    assert len(text.split("\n")) - len(kept) == counted
