@@ -1005,6 +1005,19 @@ def test_strace_drops_the_system_calls_that_worked_on_the_systems_files(graph: M
     assert "strace-calls" not in graph.filter("strace -c -f make", "x\n" * 50, 0).rules  # a summary table
 
 
+def test_checkov_keeps_each_check_its_verdict_and_place_and_drops_the_quoted_code(graph: MatcherGraph) -> None:
+    # batch 51: 48 failed checks each quoted their resource's code (481 of 849 lines)
+    raw = _raw("checkov/q51_checkov_d_terraform")
+    result = graph.filter("PATH=/tmp/venv/bin:$PATH checkov -d terraform", raw, 1)
+    lines = result.output.split("\n")
+    check = 'Check: CKV_AWS_20: "S3 Bucket has an ACL defined which allows public READ access."'
+    failed = ["\tFAILED for resource: aws_s3_bucket.receipts", "\tFile: /main.tf:5-8"]
+    assert any(line == check and lines[at + 1 : at + 3] == failed for at, line in enumerate(lines))
+    assert not any(line.startswith("\t\t") and " | " in line for line in lines)
+    assert "Passed checks: 14, Failed checks: 48, Skipped checks: 0" in lines
+    assert result.filtered_bytes < 0.6 * result.raw_bytes
+
+
 def test_a_celery_worker_is_a_program_whose_log_repeats_fold(graph: MatcherGraph) -> None:
     raw = _raw("celery/q34_celery_worker_tasks")
     result = graph.filter("celery -A proj worker --loglevel=INFO", raw, 124)
