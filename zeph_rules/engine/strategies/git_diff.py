@@ -278,7 +278,9 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
     says least).  When it does not, the hunks keep their changes in order
     until it runs out, so the changes shown are whole rather than one line of
     every pair; the hunk headers after them still say where the rest is, and
-    every changed line that declares a function or a type stays too.
+    every changed line that declares a function or a type stays too.  A
+    conflict's lines and a lock file's package and version lines stay whatever
+    the budget.
     """
     hunks: list[list[int]] = []
     for index, (_, is_header) in enumerate(file_diff.lines):
@@ -290,7 +292,7 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
         else:
             hunks.append([index])
     hunks = [hunk for hunk in hunks if hunk]
-    conflicts = _conflict_lines(file_diff) | _lock_lines(file_diff)
+    past_budget = _conflict_lines(file_diff) | _lock_lines(file_diff)  # kept whatever the budget
     width = 2 if file_diff.combined else 1
     changes = [[index for index in hunk if file_diff.lines[index][0][:width].strip(" ")] for hunk in hunks]
     kept: set[int] = set()
@@ -302,7 +304,7 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
             left -= min(len(changed), left)
         kept.update(index for changed in changes for index in changed
                     if _DECLARATION.match(file_diff.lines[index][0]) is not None)
-        return kept | conflicts
+        return kept | past_budget
     context = [len(hunk) - len(changed) for hunk, changed in zip(hunks, changes)]
     for hunk, changed, extra in zip(hunks, changes, _fair_shares(context, left)):
         first = hunk.index(changed[0]) if changed else 0
@@ -312,7 +314,7 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
                 break
             chosen.add(index)
         kept.update(chosen)
-    return kept | conflicts
+    return kept | past_budget
 
 
 def _lock_lines(file_diff: _FileDiff) -> set[int]:
