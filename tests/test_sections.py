@@ -87,16 +87,22 @@ def test_one_echoed_command_is_no_sections() -> None:
     assert split("ruff check .\nAll checks passed!\n", 0) is None
 
 
-@pytest.mark.parametrize(("head", "program"), [
-    (["cd api && npx jest -i"], "jest"),
-    (["py: commands[0]> python -m pytest -q"], "pytest"),
-    (["+ FOO=1 cargo test"], "cargo"),
-    (["> shop@1.0.0 lint", "> eslint ."], "eslint"),
-    (["pnpm exec vitest run"], "vitest"),
-    (["./scripts/test.sh"], "test.sh"),
+@pytest.mark.parametrize(("echoed", "command", "program"), [
+    ("cd api && npx jest -i", "cd api && npx jest -i", "jest"),
+    ("py: commands[0]> python -m pytest -q", "python -m pytest -q", "pytest"),
+    ("+ cargo test --workspace", "cargo test --workspace", "cargo"),
+    ("cd crates/core && RUST_LOG=1 cargo test", "cd crates/core && RUST_LOG=1 cargo test", "cargo"),
+    ("> shop@1.0.0 lint\n> eslint .", "eslint .", "eslint"),
+    ("pnpm exec vitest run", "pnpm exec vitest run", "vitest"),
+    ("./scripts/test.sh", "./scripts/test.sh", "test.sh"),
+    ("nox > uv run ruff check src", "uv run ruff check src", "ruff"),
+    # pre-commit's hook line reads as a recipe line; it is no shell, and its program is its first word
+    ("mypy (src)....................Failed", "mypy (src)....................Failed", "mypy"),
 ])
-def test_head_program_names_what_the_echoed_command_runs(head: list[str], program: str) -> None:
-    assert head_program(head) == program
+def test_head_program_names_what_the_echoed_command_runs(echoed: str, command: str, program: str) -> None:
+    _, sections = split(f"{echoed}\nout\n{echoed}\nout\n", 0) or ([], [])
+    assert [section.command for section in sections] == [command, command]  # past the runner's prefix
+    assert head_program(command) == program
 
 
 def test_recipes_run_in_parallel_are_not_cut_into_sections() -> None:
@@ -105,7 +111,7 @@ def test_recipes_run_in_parallel_are_not_cut_into_sections() -> None:
     case = _case("make/q32b_make_shop_k_j4_ci")
     _, sections = split(case.raw, case.exit_code) or ([], [])
     price = next(section for section in sections if section.head == ["node --check src/price.js"])
-    assert head_program(price.head) == "node" and price.body[0].startswith("app/cart.py:22:34: B006 ")
+    assert head_program(price.command) == "node" and price.body[0].startswith("app/cart.py:22:34: B006 ")
     assert not could_show("node", "ruff check")
     result = _filtered("make/q32b_make_shop_k_j4_ci")
     assert "go-test" not in result.rules and "pytest" not in result.rules

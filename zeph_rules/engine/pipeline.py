@@ -544,10 +544,11 @@ def _filter_sections(rules: tuple[PlannedRule, ...], clean: str, exit_code: int 
     if found is None:
         return None
     prelude, parts = found
-    shown = [shown_tool("\n".join(part.body)) if part.body else None for part in parts]
+    bodies = ["\n".join(part.body) for part in parts]  # each read twice: for its tool, then by its rules
+    shown = [shown_tool(body) if body else None for body in bodies]
     if len({tool for tool in shown if tool is not None}) < 2:
         return None
-    if any(tool is not None and not could_show(sections.head_program(part.head), tool)
+    if any(tool is not None and not could_show(sections.head_program(part.command), tool)
            for part, tool in zip(parts, shown)):
         return None
     payload = dict(rules[0][2])
@@ -556,11 +557,10 @@ def _filter_sections(rules: tuple[PlannedRule, ...], clean: str, exit_code: int 
     worst = Confidence.FULL
     applied: list[str] = []
 
-    def filtered(lines: list[str], section_rules: tuple[PlannedRule, ...], code: int | None) -> list[str]:
+    def filtered(lines: list[str], body: str, section_rules: tuple[PlannedRule, ...], code: int | None) -> list[str]:
         nonlocal worst
         if not section_rules or not lines:
             return lines
-        body = "\n".join(lines)
         kept, confidence, used = _run_rules(section_rules, body, code, metrics)
         if confidence == Confidence.FALLBACK:
             return lines  # rules that do not read this section leave it whole
@@ -568,10 +568,10 @@ def _filter_sections(rules: tuple[PlannedRule, ...], clean: str, exit_code: int 
         applied.extend(rule for rule in used if rule not in applied)
         return [kept[:-1] if kept.endswith("\n") else kept]
 
-    out = filtered(prelude, own, None)
-    for part, tool in zip(parts, shown):
+    out = filtered(prelude, "\n".join(prelude), own, None)
+    for part, body, tool in zip(parts, bodies, shown):
         out += part.head
-        out += filtered(part.body, tuple(tools.get(tool, ())) if tool is not None else own, part.exit_code)
+        out += filtered(part.body, body, tuple(tools.get(tool, ())) if tool is not None else own, part.exit_code)
         out += part.tail
     if not applied:
         return None  # no section's rules read it: as if there were no sections

@@ -23,15 +23,16 @@ _RECIPE_PROGRAMS = (
     r"|make|gmake|\./[\w./-]+"
     r"|(?:npm|pnpm|yarn|bun)(?= (?:run|test|t|ci|install|exec|x|dlx|build|lint)\b)"
 )
-#: a line that echoes the command run next; group ``two`` marks the first of npm's two lines
+#: a line that echoes the command run next; group ``two`` marks the first of npm's two lines, and the
+#: last group that matched holds the command itself, past what the runner puts before it
 _HEAD = _regex.compile(
     r"^(?:"
-    r"(?P<two>> [^\s>]\S* [\w:.@/-]+(?: /\S+)?)\n> \S.*"  # npm and pnpm: "> pkg@1.0.0 lint", "> eslint ."
-    r"|\+ [\w./-]+(?: .*)?"  # set -x
-    r"|[\w.-]+: commands\[\d+\]> \S.*"  # tox 4
-    r"|[\w.-]+ run-test: commands\[\d+\] \| \S.*"  # tox 3
-    r"|nox > \S.*"
-    r"|(?:cd \S+ && )?(?:[A-Z_][A-Z0-9_]*=\S* )*(?:" + _RECIPE_PROGRAMS + r")(?: [^\n:]*(?::[^\s\n][^\n]*)?)?"
+    r"(?P<two>> [^\s>]\S* [\w:.@/-]+(?: /\S+)?)\n> (?P<npm>\S.*)"  # npm and pnpm: "> pkg@1.0.0 lint", "> eslint ."
+    r"|\+ (?P<xtrace>[\w./-]+(?: .*)?)"  # set -x
+    r"|[\w.-]+: commands\[\d+\]> (?P<tox>\S.*)"  # tox 4
+    r"|[\w.-]+ run-test: commands\[\d+\] \| (?P<tox3>\S.*)"  # tox 3
+    r"|nox > (?P<nox>\S.*)"
+    r"|(?P<recipe>(?:cd \S+ && )?(?:[A-Z_][A-Z0-9_]*=\S* )*(?:" + _RECIPE_PROGRAMS + r")(?: [^\n:]*(?::[^\s\n][^\n]*)?)?)"
     r")$",
     _regex.MULTILINE,
 )
@@ -50,12 +51,13 @@ MAX_SECTIONS = 200
 
 
 class Section:
-    """One command's part of a runner's output: its echoed lines, the tool's lines, the runner's lines after."""
+    """One command's part of a runner's output: its echoed lines and the command they echo, the tool's
+    lines, the runner's lines after."""
 
-    __slots__ = ("head", "body", "tail", "exit_code")
+    __slots__ = ("head", "command", "body", "tail", "exit_code")
 
-    def __init__(self, head: list[str], body: list[str], tail: list[str], exit_code: int | None) -> None:
-        self.head, self.body, self.tail, self.exit_code = head, body, tail, exit_code
+    def __init__(self, head: list[str], command: str, body: list[str], tail: list[str], exit_code: int | None) -> None:
+        self.head, self.command, self.body, self.tail, self.exit_code = head, command, body, tail, exit_code
 
 
 def split(text: str, exit_code: int | None) -> tuple[list[str], list[Section]] | None:
@@ -64,9 +66,9 @@ def split(text: str, exit_code: int | None) -> tuple[list[str], list[Section]] |
     None unless two echoed commands at least are found, and at most ``MAX_SECTIONS``.  A
     section's exit code is the one make reports after it, else, for the last one, the run's.
     """
-    starts: list[tuple[int, int]] = []  # (offset, how many lines the echo takes)
+    starts: list[tuple[int, int, str]] = []  # (offset, how many lines the echo takes, the command)
     for found in _HEAD.finditer(text):
-        starts.append((found.start(), 2 if found["two"] else 1))
+        starts.append((found.start(), 2 if found["two"] else 1, found[found.lastgroup or 0]))
         if len(starts) > MAX_SECTIONS:
             return None
     if len(starts) < 2:
@@ -84,7 +86,7 @@ def split(text: str, exit_code: int | None) -> tuple[list[str], list[Section]] |
     if len(numbers) != len(starts):
         return None
     sections: list[Section] = []
-    for index, (number, (_, size)) in enumerate(zip(numbers, starts)):
+    for index, (number, (_, size, command)) in enumerate(zip(numbers, starts)):
         end = numbers[index + 1] if index + 1 < len(numbers) else len(lines)
         body = lines[number + size : end]
         cut = len(body)
@@ -94,21 +96,24 @@ def split(text: str, exit_code: int | None) -> tuple[list[str], list[Section]] |
         code = next((int(m[1]) for m in map(_MAKE_ERROR.match, tail) if m), None)
         if code is None and end == len(lines):
             code = exit_code
-        sections.append(Section(lines[number : number + size], body[:cut], tail, code))
+        sections.append(Section(lines[number : number + size], command, body[:cut], tail, code))
     return lines[: numbers[0]], sections
 
 
-#: what comes before an echoed command on its line: npm's "> ", set -x's "+ ", tox's "py: commands[0]> "
-_ECHO_PREFIX = _regex.compile(r"^(?:> |\+ |[\w.-]+: commands\[\d+\]> |[\w.-]+ run-test: commands\[\d+\] \| |nox > )")
-_ASSIGNMENT = _regex.compile(r"^[A-Za-z_]\w*=\S*$")
 #: programs that run the program named after them (``npx jest``, ``uv run pytest``, ``python -m mypy``)
 _LAUNCHERS = frozenset({"npx", "pnpx", "bunx", "pnpm", "yarn", "bun", "uv", "poetry", "pdm", "hatch", "pipenv"})
 _LAUNCH_WORDS = frozenset({"exec", "run", "dlx", "x"})
 
 
-def head_program(head: list[str]) -> str:
-    """Return the program a section's echoed command runs: ``cd api && npx jest -i`` runs ``jest``."""
-    command = _ECHO_PREFIX.sub("", head[-1], count=1)
+_ASSIGNMENT = _regex.compile(r"^[A-Za-z_]\w*=\S*$")
+
+
+def head_program(command: str) -> str:
+    """Return the program an echoed command runs: ``cd api && npx jest -i`` runs ``jest``.
+
+    Read by words, not by the shell parser: an echoed line need not be shell (pre-commit's
+    ``mypy (src)......Failed`` reads as a recipe line, and its program is ``mypy``).
+    """
     words = command.rsplit("&&", 1)[-1].split()
     while words and _ASSIGNMENT.match(words[0]):
         words = words[1:]
