@@ -388,6 +388,12 @@ _SHELLS = frozenset({"sh", "bash", "zsh", "dash", "ksh"})
 _MAX_UNWRAP = 8
 
 
+def _script_target(script: str, cmd: SimpleCommand) -> SimpleCommand:
+    """Return the command a script given as one word runs (``bash -c``, ssh's, ``script -c``); else ``cmd``."""
+    inner = parse_command(script).target
+    return inner if inner is not None else cmd
+
+
 def _unwrapped(cmd: SimpleCommand) -> SimpleCommand:
     """Return the command ``cmd`` runs when it is a wrapper or a shell's ``-c`` script; else ``cmd`` itself."""
     argv = cmd.argv
@@ -396,8 +402,7 @@ def _unwrapped(cmd: SimpleCommand) -> SimpleCommand:
         for index, word in enumerate(argv[1:-1], start=1):
             value = word.value
             if value.startswith("-") and not value.startswith("--") and value.endswith("c"):
-                inner = parse_command(argv[index + 1].value).target
-                return inner if inner is not None else cmd
+                return _script_target(argv[index + 1].value, cmd)
             if not value.startswith("-"):
                 break
         return cmd
@@ -499,8 +504,7 @@ def _run_elsewhere(cmd: SimpleCommand) -> SimpleCommand:
         host = _after_options(argv, 1, _SSH_OPTIONS)
         if host + 1 < len(words):
             # ssh joins its words into one line for the remote shell
-            inner = parse_command(" ".join(words[host + 1 :])).target
-            return inner if inner is not None else cmd
+            return _script_target(" ".join(words[host + 1 :]), cmd)
     if index is None or index >= len(argv):
         return cmd
     return SimpleCommand(argv[index:], cmd.redirections)
@@ -519,11 +523,9 @@ def _script_command(cmd: SimpleCommand) -> SimpleCommand:
     while index < len(words) and words[index].startswith("-") and words[index] != "--":
         word = words[index]
         if word.startswith("--command="):
-            inner = parse_command(word.split("=", 1)[1]).target
-            return inner if inner is not None else cmd
+            return _script_target(word.split("=", 1)[1], cmd)
         if word == "--command" or (not word.startswith("--") and word.endswith("c")):
-            inner = parse_command(words[index + 1]).target if index + 1 < len(words) else None
-            return inner if inner is not None else cmd
+            return _script_target(words[index + 1], cmd) if index + 1 < len(words) else cmd
         index += 2 if word in _SCRIPT_VALUE_OPTIONS else 1
     index += 1 + (index < len(words) and words[index] == "--")  # the typescript file (BSD: the command follows)
     if index >= len(words):
