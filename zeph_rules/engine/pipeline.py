@@ -22,6 +22,7 @@ import time
 
 from .. import _speedups
 from .._records import NamedTuple
+from .json_layout import relayout_json
 from .patterns import remember_pattern_facts
 from .sanitize import sanitize
 from .signals import SIGNAL_WORDS, restore_signals
@@ -360,6 +361,10 @@ def run_plan(plan: FilterPlan, command: str, output: str, exit_code: int | None 
     else:  # the scan found them in the raw output, whose lines are then the sanitised lines (see _security_pass)
         candidates = sanitize(_lines_at(output, signal_starts))
     text = restore_signals(candidates, text)
+    if worst != Confidence.FALLBACK:
+        laid_out = relayout_json(text)  # pretty-printed JSON in fewer lines, only whitespace changed
+        if laid_out is not None:
+            text = laid_out
     if len(text) > len(clean):
         text, worst = clean, Confidence.FALLBACK
     if worst != Confidence.FALLBACK and len(text) > WIDE_LINE:
