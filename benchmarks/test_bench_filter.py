@@ -144,3 +144,28 @@ def test_runner_output_as_one_tool(benchmark) -> None:  # type: ignore[no-untype
     # the same text read whole by one tool's rules, as before sections: the cost sections add
     text, graph = _make_ci_output(), _graph()
     benchmark(graph.filter, "cargo test", text, 2)
+
+
+def _sarif_report() -> str:
+    """Batch 38b's `ruff check --output-format sarif`: 467 KB of pretty-printed JSON."""
+    from zeph_rules.bench_filter import _FIXTURES
+
+    path = _FIXTURES / "ruff/q38b_check_sarif/raw.txt"
+    if not path.exists():
+        pytest.skip("fixtures not available")
+    return path.read_text(encoding="utf-8")
+
+
+def test_json_relayout(benchmark) -> None:  # type: ignore[no-untyped-def]
+    # the layout alone (engine/json_layout.py): validate, tokenise, lay out
+    from zeph_rules.engine.json_layout import relayout_json
+
+    text = _sarif_report()
+    assert len(benchmark(relayout_json, text)) < len(text)
+
+
+def test_json_report_filtered(benchmark) -> None:  # type: ignore[no-untyped-def]
+    # the whole pipeline on the same report: what the layout costs beside sanitising and the security pass
+    text, graph = _sarif_report(), _graph()
+    result = benchmark(graph.filter, "ruff check --output-format sarif", text, 1)
+    assert result.filtered_bytes < result.raw_bytes
