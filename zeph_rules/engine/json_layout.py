@@ -18,6 +18,8 @@ WIDTH = 120
 #: output of fewer lines than this is left as it is: laying out ten lines again saves nothing worth a
 #: reader's surprise
 MIN_LINES = 8
+#: how far into the output, from either end, its first and last characters that are not whitespace are looked for
+_EDGE_LOOK = 256
 #: deeper nesting than this is left as it is (each level is a frame of the layout's recursion)
 MAX_DEPTH = 200
 
@@ -29,7 +31,8 @@ def relayout_json(text: str) -> str | None:
     around it, invalid JSON) or when the layout would save no line.
     """
     # cheap refusals first, without copying megabytes: almost no command's output starts with a bracket
-    if _edge(text, range(len(text))) not in ("{", "[") or _edge(text, range(len(text) - 1, -1, -1)) not in ("}", "]"):
+    ends = min(len(text), _EDGE_LOOK)
+    if _edge(text, range(ends)) not in ("{", "[") or _edge(text, range(len(text) - 1, len(text) - 1 - ends, -1)) not in ("}", "]"):
         return None
     bare = text.strip()
     if bare.count("\n", 0, 4096) < MIN_LINES - 1:
