@@ -435,9 +435,10 @@ def test_go_json_keeps_failing_output_and_package_results() -> None:
     outputs = [event.get("Output") for event in events]
     assert "ok  \texample.com/ledger/internal/money\t0.047s\n" in outputs  # a passing package's result
     assert "PASS\n" not in outputs and "FAIL\n" not in outputs  # bare verdicts repeat it
-    # a package's pass action is its verdict, one per package; no passing test's pass is shown
-    assert [event.get("Test") for event in events if event["Action"] == "pass"] == [None] * sum(
-        1 for event in events if event["Action"] == "pass")
+    # a package's pass action is its verdict, one per package; in a run of a few tests each passing
+    # test's verdict stays too, as under -v, and the output event repeating it (`--- PASS`) goes
+    assert [event.get("Test") for event in events if event["Action"] == "pass"] == [None, "TestParse", None]
+    assert not any(str(output).startswith("--- PASS") for output in outputs)
     assert [event.get("Test") for event in events if event["Action"] == "fail"] == ["TestSlug", None]
     assert "--- FAIL: TestSlug (0.00s)\n" in outputs
     assert lines[-1] == "... (8 events of passing tests and packages, test starts and verdicts omitted) ..."
@@ -917,8 +918,10 @@ def test_go_json_cut_short_keeps_what_a_test_without_verdict_printed() -> None:
     lines = _raw("go/test_json_fail").split("\n")[:30]
     output = test_summary("\n".join(lines), {}, 0).text
     assert '"Output":"    ledger_test.go:42: Balance = 200, want 300\\n"}' in output
-    # with its verdict in the output, a passing test's events still go
-    assert '"Test":"TestParse/simple"' not in test_summary(_raw("go/test_json_fail"), {}, 1).text
+    # with its verdict in the output, a passing test's events go but the verdict (a run of a few)
+    whole = test_summary(_raw("go/test_json_fail"), {}, 1).text
+    assert '"Output":"=== RUN   TestParse/simple\\n"' not in whole
+    assert '"Action":"pass","Package":"example.com/gofail/ledger","Test":"TestParse/simple"' in whole
 
 
 
@@ -928,7 +931,21 @@ def test_go_json_keeps_a_skipped_test_and_why_as_go_test_v_does() -> None:
     assert '"Output":"    textfmt_test.go:25: TODO: decide behaviour for empty input\\n"}' in output
     assert '"Action":"skip","Package":"example.com/fleet/textfmt","Test":"TestTitle/empty-word"' in output
     assert '"Output":"=== RUN   TestTitle/empty-word\\n"' not in output  # its start still goes
-    assert '"Test":"TestTitle/ascii"' not in output  # and its passing siblings
+    # its passing siblings keep their verdicts, as their `--- PASS` lines under -v, and lose the rest
+    assert '"Action":"pass","Package":"example.com/fleet/textfmt","Test":"TestTitle/ascii"' in output
+    assert '"Output":"=== RUN   TestTitle/ascii\\n"' not in output
+
+
+def test_go_json_keeps_the_verdicts_of_a_few_passing_tests() -> None:
+    # batch 52: `go test -json ./internal/queue | tail -n 15`, a green run's last three tests; the
+    # reviewer quoted the last one's pass event, as `--- PASS: TestConcurrentPush` stays under -v
+    output = test_summary(_raw("go/q52_go_test_json_tail"), {}, 0).text
+    for test in ("TestPopEmpty", "TestLimit", "TestConcurrentPush"):
+        assert f'"Action":"pass","Package":"example.com/jobhub/internal/queue","Test":"{test}"' in output
+    assert '"Output":"--- PASS: TestLimit (0.00s)\\n"' not in output and "=== RUN" not in output
+    # a run of many keeps only the passes beside a failing sibling (batch 22's, 130 verdicts)
+    many = test_summary(_raw("go/q22_json_all"), {}, 1).text
+    assert many.count('"Action":"pass"') < 12
 
 
 def test_go_json_keeps_a_panic_test2json_filed_under_a_passing_subtest() -> None:

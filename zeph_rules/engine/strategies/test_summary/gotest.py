@@ -10,6 +10,7 @@ from ._shared import FEW_RESULTS, FailureBudget, Report, fold_marked_runs, tidy
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
     import re
+    from collections.abc import Callable
 
 _RUN = _regex.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
 _RESULT = _regex.compile(r"^(?P<indent>\s*)--- (?P<status>PASS|FAIL|SKIP): (?P<name>\S+) \([\d.]+s\)$")
@@ -47,23 +48,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
     # In such a run the first passing result and the last before the unfinished test stay: where the
     # run started and the last thing that worked (a blind reviewer of batch 25 quoted the latter).
     unfinished = any(run["name"] not in reported for line in lines if line.startswith("=== RUN") and (run := _RUN.match(line)))
-    # A pass stays where it is telling and cheap: a top-level test's in a run of a few (what passed
-    # is the answer), and a subtest's beside a failing sibling among a few ("kg" passes, "kg_comma"
-    # fails).  Hundreds of table-driven subtests' passes go.
-    top_level_results = sum(1 for m in results if not m["indent"])
-    siblings: dict[str, int] = {}
-    for m in results:
-        if m["indent"]:
-            parent = m["name"].rpartition("/")[0]
-            siblings[parent] = siblings.get(parent, 0) + 1
-
-    def telling_pass(result: re.Match[str]) -> bool:
-        if len(results) <= FEW_RESULTS:
-            return True  # `go test -run 'TestX/a|TestY/b'`: the few results asked for are the answer
-        if not result["indent"]:
-            return top_level_results <= FEW_RESULTS
-        parent = result["name"].rpartition("/")[0]
-        return parent in failing and siblings.get(parent, 0) <= FEW_RESULTS
+    telling_pass = _telling_passes([(m["name"], m["status"]) for m in results])
     budget = FailureBudget(max_failures)
     out: list[str] = []
     current_test: str | None = None  # the test whose -v log lines follow
@@ -110,7 +95,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             name = result["name"]
             current_test = name if not result["indent"] else current_test
             if result["status"] == "PASS":
-                if telling_pass(result) or (unfinished and not first_pass_kept):
+                if telling_pass(result["name"]) or (unfinished and not first_pass_kept):
                     first_pass_kept = first_pass_kept or unfinished
                     out.append(line)
                 else:
@@ -189,6 +174,33 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
     return report
 
 
+def _telling_passes(verdicts: list[tuple[str, str]]) -> Callable[[str], bool]:
+    """Return which passing tests of ``verdicts`` (name, PASS/FAIL/SKIP) are worth their line.
+
+    A pass stays where it is telling and cheap: a top-level test's in a run of a few (what passed is
+    the answer), and a subtest's beside a failing sibling among a few ("kg" passes, "kg_comma"
+    fails).  Hundreds of table-driven subtests' passes go.  A subtest is named under its parent
+    (``TestParse/kg``); a top-level test's name has no slash.
+    """
+    failing = {name for name, status in verdicts if status in ("FAIL", "SKIP")}
+    top_level = sum(1 for name, _ in verdicts if "/" not in name)
+    siblings: dict[str, int] = {}
+    for name, _ in verdicts:
+        if "/" in name:
+            parent = name.rpartition("/")[0]
+            siblings[parent] = siblings.get(parent, 0) + 1
+
+    def telling(name: str) -> bool:
+        if len(verdicts) <= FEW_RESULTS:
+            return True  # `go test -run 'TestX/a|TestY/b'`: the few results asked for are the answer
+        if "/" not in name:
+            return top_level <= FEW_RESULTS
+        parent = name.rpartition("/")[0]
+        return parent in failing and siblings.get(parent, 0) <= FEW_RESULTS
+
+    return telling
+
+
 def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep the events of failing and skipped tests and of packages; drop runs and passes of the others."""
     import json  # here: json imports re and enum, which plain ``go test`` output does not need
@@ -198,6 +210,7 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
     kept: set[tuple[object, object]] = set()  # failing, skipped and unfinished tests
     tests: set[tuple[object, object]] = set()
     ended: set[tuple[object, object]] = set()
+    verdicts: list[tuple[str, str]] = []
     for line in lines:
         try:
             event = json.loads(line) if line.startswith("{") else None
@@ -212,6 +225,8 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
             tests.add(key)
         if action in ("pass", "fail", "skip"):
             ended.add(key)
+            if key[1] is not None:
+                verdicts.append((str(key[1]), str(action).upper()))
             if action == "fail" or action == "skip" and key[1] is not None:
                 kept.add(key)  # a skip keeps its events as under -v: what it logged says why
         elif action == "output" and key[1] is not None and _PANIC.match(str(event.get("Output", ""))):
@@ -221,6 +236,9 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
     # a test with no verdict (the output was cut short, or the binary died under it) keeps its events
     # like a failing one: what it printed is all there is to go on
     kept |= tests - ended
+    # a telling pass keeps its verdict event, as ``-v`` keeps its `--- PASS` line (the output event
+    # saying the same goes): what passed in a run of a few is the answer (the tail of a green run)
+    telling_pass = _telling_passes(verdicts)
     out: list[str] = []
     for line, event in zip(lines, events):
         if event is None:
@@ -250,6 +268,9 @@ def summarise_go_json(lines: list[str], max_failures: int, trace_limit: int) -> 
             out.append(line)
             continue
         if action == "pass":
+            if telling_pass(str(test)):
+                out.append(line)
+                continue
             report.omit_passed()
         elif action == "skip":
             report.omit_skipped()
