@@ -283,6 +283,19 @@ def test_prettier_check_keeps_the_files_and_the_verdict(graph: MatcherGraph) -> 
     assert "[warn] Code style issues found in 6 files. Run Prettier with --write to fix." in out
 
 
+def test_rustfmt_check_keeps_each_place_and_the_lines_there_now(graph: MatcherGraph) -> None:
+    # batch 52's reviewer (and 22b's, and 46's) quoted the lines as they are in the code (`-`); what
+    # rustfmt would write (`+`) and the context go, counted
+    raw = _raw("cargo/q52_cargo_fmt_check")
+    out = graph.filter("cargo fmt --check", raw, 1).output.split("\n")
+    clean = sanitize(raw).split("\n")
+    assert [line for line in out if line.startswith("Diff in ")] == [line for line in clean if line.startswith("Diff in ")]
+    assert [line for line in out if line.startswith("-")] == [line for line in clean if line.startswith("-")]
+    assert "-    for line in &interp.output { println!(\"{line}\"); }" in out
+    assert not any(line.startswith("+") for line in out)
+    assert "fn main() -> ExitCode {" not in [line.strip() for line in out]
+
+
 def test_formatter_diffs_keep_headers_and_the_tools_lines(graph: MatcherGraph) -> None:
     result = graph.filter("isort --check-only --diff src tests", _raw("isort/check_diff"), 1)
     assert result.rules == ("formatter-diff",) and result.confidence is Confidence.PARTIAL
