@@ -1194,6 +1194,30 @@ def test_pytest_warnings_summary_folds_one_warning_given_from_many_places() -> N
     few = _summary("pytest/q31b_api_warnings_flood_v")
     assert "more entries of this" not in few
 
+
+
+def test_pytest_warnings_summary_folds_one_lines_warning_about_many_values() -> None:
+    # batch 52b: infer.py:46 warns about each ambiguous date it reads, 219 entries with 219 dates; the
+    # entries that differ in their quoted values only, from one line, fold; their values stay listed
+    raw = _raw("pytest/q52b_cl_pytest")
+    lines = _summary("pytest/q52b_cl_pytest", 1).split("\n")
+    assert sum(map(len, lines)) < len(raw) // 4
+    markers = [line for line in lines if "more entries of this AmbiguousDateWarning omitted" in line]
+    assert [line.split(" more")[0] for line in markers] == ["... (107", "... (106"]
+    assert markers[0].startswith("... (107 more entries of this AmbiguousDateWarning omitted, the same line with "
+                                 "other values: '1/2/2022', '2/3/2023', ")
+    listed = " ".join(lines)
+    entries = [line for line in raw.split("\n") if "infer.py:46: AmbiguousDateWarning" in line]
+    assert len(entries) == 110
+    # every date infer.py:46 warned about is still there: in a kept entry or in the marker's list
+    assert all(entry.split("ambiguous date ")[1].split(":")[0] in listed for entry in entries)
+    for kept in ("infer.py:46: AmbiguousDateWarning: ambiguous date '1/2/2023': read as day/month/year",
+                 "infer.py:102: AmbiguousDateWarning: ambiguous date '12/10/2017': read as day/month/year"):
+        assert any(line.endswith(kept) for line in lines)
+    # the same warning with other values from another line is another fold: each names its own place
+    assert sum(1 for line in lines if "infer.py:102: AmbiguousDateWarning" in line) == 3
+
+
 # -- what batch 31b (pytest plugins and options) showed ------------------------------------------
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .... import _regex
-from .._common import listed_places, omitted_marker, plural
+from .._common import listed_places, omitted_marker, per_line, plural
 from ._shared import (
     Placeholder,
     Report,
@@ -292,13 +292,23 @@ _WARNING_LINE = _regex.compile(r"^\s+(?P<location>\S+:\d+): (?P<warning>\w+: .*)
 _WARNING_ENTRIES_FOLD_FROM = 6
 
 
+#: what varies in one line's warning from call to call: a quoted value, a number
+_WARNING_VALUE = _regex.compile(r"'[^']*'|\"[^\"]*\"|(?<![\w.])\d+(?:[.:/-]\d+)*(?![\w.])")
+#: at most this many characters of the values of a fold of one line's warning are listed
+_WARNING_VALUES_SHOWN = 1_500
+
+
 def _fold_warnings(lines: list[str]) -> list[str]:
-    """Fold the warnings summary's entries that give one warning from many places: the first two and the last stay.
+    """Fold the warnings summary's entries that give one warning many times: the first two and the last stay.
 
     pytest prints one entry per place a warning came from (the tests, then the
     warning at its location, then the code): a deprecated call made from 300
     test files is 300 entries saying the same thing.  The others are named by
-    their locations on one line, so every call site is still listed.
+    their locations on one line, so every call site is still listed.  And one
+    line of code warning about each value it meets (``AmbiguousDateWarning:
+    ambiguous date '12/1/2021'``, 200 times with 200 dates) is one warning too:
+    the entries that differ only in their quoted values and numbers, from the
+    same location, fold the same way, their values listed in the marker.
     """
     entries: list[list[str]] = []
     for line in lines:
@@ -312,40 +322,82 @@ def _fold_warnings(lines: list[str]) -> list[str]:
     entries = [entry for entry in entries if entry]
     warnings = [[found for line in entry if (found := _WARNING_LINE.match(line))] for entry in entries]
     # an entry's key is every warning it gives: two run together (no blank line between) are no one warning's
-    keys = ["\0".join(found["warning"] for found in said) or None for said in warnings]
-    counts: dict[str, int] = {}
-    for key in keys:
-        if key is not None:
-            counts[key] = counts.get(key, 0) + 1
-    folding = {key for key, count in counts.items() if count >= _WARNING_ENTRIES_FOLD_FROM}
-    if not folding:
+    exact = ["\0".join(found["warning"] for found in said) or None for said in warnings]
+    # and, when too few say it word for word, where each comes from and what it says but for its values
+    valued = ["\0".join(f"{found['location']} {_WARNING_VALUE.sub('_', found['warning'])}" for found in said) or None
+              for said in warnings]
+    exact_counts = _counts(exact)
+    keys = [key if key is not None and exact_counts[key] >= _WARNING_ENTRIES_FOLD_FROM else None for key in exact]
+    valued_counts = _counts([other if key is None else None for key, other in zip(keys, valued)])
+    keys = [key if key is not None else (f"\1{other}" if other is not None and valued_counts[other] >= _WARNING_ENTRIES_FOLD_FROM else None)
+            for key, other in zip(keys, valued)]
+    if not any(keys):
         return lines
     seen: dict[str, int] = {}
-    last = {key: index for index, key in enumerate(keys) if key in folding}
+    last = {key: index for index, key in enumerate(keys) if key is not None}
     folded: dict[str, list[str]] = {}
     out: list[str] = []
     for index, (entry, key) in enumerate(zip(entries, keys)):
-        if key in folding:
+        if key is not None:
             seen[key] = seen.get(key, 0) + 1
             if 2 < seen[key] and index != last[key]:
-                folded.setdefault(key, []).extend(found["location"] for found in warnings[index])
+                if key.startswith("\1"):  # what varies: its values
+                    folded.setdefault(key, []).append(", ".join(_values_of(found["warning"]) for found in warnings[index]))
+                else:
+                    folded.setdefault(key, []).extend(found["location"] for found in warnings[index])
                 continue
             if index == last[key] and folded.get(key):
-                out.extend(_folded_warnings_lines(folded[key], key))
+                category = warnings[index][0]["warning"].split(":", 1)[0]
+                if key.startswith("\1"):
+                    out.extend(_folded_values_lines(folded[key], category))
+                else:
+                    out.extend(_folded_warnings_lines(folded[key], category))
                 out.append("")
         out.extend(entry)
         out.append("")
     return out
 
 
-def _folded_warnings_lines(locations: list[str], warning: str) -> list[str]:
+def _values_of(warning: str) -> str:
+    """What varies in ``warning``: its one value, or its values in parentheses."""
+    values = _WARNING_VALUE.findall(warning)
+    return values[0] if len(values) == 1 else "(" + ", ".join(values) + ")"
+
+
+def _counts(keys: list[str | None]) -> dict[str, int]:
+    """How many times each key other than None is in ``keys``."""
+    counts: dict[str, int] = {}
+    for key in keys:
+        if key is not None:
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+def _folded_warnings_lines(locations: list[str], category: str) -> list[str]:
     """Name the entries folded away: how many, which warning, and every place it came from."""
     common, lines = listed_places(locations)
-    category = warning.split(":", 1)[0]  # (a key of one warning: entries of several never fold)
     source = f"from {common}" if common else "from"
     lines[0] = f"... ({plural(len(locations), 'more entry', 'more entries')} of this {category} omitted, {source}: {lines[0]}"
     lines[1:] = [f"    {line}" for line in lines[1:]]
     lines[-1] += ") ..."
+    return lines
+
+
+def _folded_values_lines(values: list[str], category: str) -> list[str]:
+    """Name the entries of one line's warning folded away: how many, and the values each gave (as many as fit)."""
+    shown: list[str] = []
+    length = 0
+    for value in values:
+        length += len(value) + 2
+        if length > _WARNING_VALUES_SHOWN:
+            break
+        shown.append(value)
+    rest = f" and {len(values) - len(shown)} more" if len(shown) < len(values) else ""
+    lines = [", ".join(chunk) for chunk in per_line(shown)]
+    lines[0] = (f"... ({plural(len(values), 'more entry', 'more entries')} of this {category} omitted, "
+                f"the same line with other values: {lines[0]}")
+    lines[1:] = [f"    {line}" for line in lines[1:]]
+    lines[-1] += f"{rest}) ..."
     return lines
 
 
