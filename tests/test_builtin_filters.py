@@ -1040,3 +1040,17 @@ def test_a_celery_worker_is_a_program_whose_log_repeats_fold(graph: MatcherGraph
     assert "Retry in 2s: TimeoutError('payment gateway timed out charging ORD-000131')" in out
     assert result.filtered_bytes < result.raw_bytes / 2
     assert "program-logs" not in graph.filter("celery -A proj inspect registered", "x\n", 0).rules
+
+
+def test_go_race_report_keeps_the_projects_frames_and_drops_the_testing_packages(graph: MatcherGraph) -> None:
+    # batch 52: a race report indents its frames; the testing package's went by their location line
+    # only, leaving `  testing.tRunner()` with nothing under it
+    raw = _raw("go/q52_go_test_race_pool")
+    lines = graph.filter("go test -race ./internal/pool/", raw, 1).output.split("\n")
+    assert "  testing.tRunner()" in raw.split("\n")
+    assert not any(line.strip().startswith("/usr/lib/go-1.19/src/testing/") for line in lines)
+    assert not any(line.strip().startswith("testing.") and line.endswith(")") for line in lines)
+    for kept in ("  example.com/jobhub/internal/pool.(*Pool).work()",
+                 "      /tmp/zeph-fixtures/q52/jobhub/internal/pool/pool.go:67 +0x124",
+                 "  example.com/jobhub/internal/pool.TestRunAllSucceeds()", "    testing.go:1319: race detected during execution of test"):
+        assert kept in lines
