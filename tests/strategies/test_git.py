@@ -312,6 +312,18 @@ def test_status_keeps_the_way_out_of_a_bisect() -> None:
     assert not any('"git add <file>..."' in line for line in lines)
 
 
+def test_status_keeps_the_ways_on_and_out_of_a_merge() -> None:
+    # batch 55: mid-merge, the reviewer quoted the hint to abort beside the one to conclude
+    lines = STRATEGIES["git_status"](_raw("git/q55_git_status_merge"), {}, 0).text.splitlines()
+    assert '  (fix conflicts and run "git commit")' in lines
+    assert '  (use "git merge --abort" to abort the merge)' in lines
+    assert not any('"git add <file>..."' in line or '"git restore' in line for line in lines)
+    # and a rebase's: --continue and --abort stay, --skip and --edit-todo go
+    rebase = STRATEGIES["git_status"](_raw("git/q47b_status_rebase_i_conflict"), {}, 0).text
+    assert '"git rebase --continue"' in rebase and '"git rebase --abort"' in rebase
+    assert "--skip" not in rebase and "--edit-todo" not in rebase
+
+
 def test_conflict_markers_in_a_cut_diff_stay_with_both_sides() -> None:
     # batch 35b: a 8,733-line staged diff; a merge left unfinished in one file, past its share of the budget
     raw = _raw("git/q35b_git_diff_cached_conflict_marker")

@@ -22,11 +22,12 @@ if TYPE_CHECKING:
 # A hint quotes a git command, which no locale translates: `  (use "git add <file>..." to ...)`,
 # `  (benutzen Sie "git add <Datei>...", um ...)`; the English conflict hints quote none.
 _HINT = _regex.compile(r'^\s+\(.*"git [^"]*".*\)$|^\s*\((?:fix conflicts|all conflicts fixed|commit or discard)[^)]*\)$')
-# The hint on how to finish an operation in progress (a rebase, merge, cherry-pick, revert, am) says
-# what to do next: it stays.  It names the command's --continue, or says to commit; in any locale.
-# A bisect's only hint is its way out, `git bisect reset`.
-# (Its siblings, --skip, --abort and --edit-todo, go with the other hints.)
-_STATE_HINT = _regex.compile(r'--continue\b|"git commit"|"git bisect reset"|^\s*\((?:fix conflicts|all conflicts fixed)')
+# The hints on how to finish an operation in progress (a rebase, merge, cherry-pick, revert, am) and
+# how to get out of it say what to do next: they stay.  They name the command's --continue or
+# --abort, or say to commit; in any locale.  A bisect's only hint is its way out, `git bisect reset`
+# (a blind reviewer of batch 55 quoted `(use "git merge --abort" to abort the merge)`).
+# (The other siblings, --skip and --edit-todo, go with the other hints.)
+_STATE_HINT = _regex.compile(r'--continue\b|--abort\b|"git commit"|"git bisect reset"|^\s*\((?:fix conflicts|all conflicts fixed)')
 _SECTIONS = frozenset(
     ("Changes to be committed:", "Changes not staged for commit:", "Untracked files:", "Unmerged paths:", "Ignored files:")
 )
