@@ -612,6 +612,19 @@ def test_pytest_keeps_context_that_costs_less_than_its_marker() -> None:
     assert "lines of source context omitted) ..." in longer.text  # longer context still goes
 
 
+def test_pytest_the_one_failure_of_a_run_keeps_its_code() -> None:
+    # batches 54 and 55 (`pytest -x`): the reviewers quoted the failing test's def line and, in a
+    # frame of the library, the line above the failing one (the condition just added)
+    lines = test_summary(_raw("pytest/q55_pytest_x"), {}, 1).text.split("\n")
+    at = lines.index("    def test_due_months_and_days():")
+    assert lines[at + 1].startswith('        inv = Invoice("ACME-2024-0009"') and lines[at + 2].startswith(">       assert")
+    assert "source context" not in "\n".join(lines)
+    deeper = test_summary(_raw("pytest/q54_mm_pytest_x"), {}, 1).text.split("\n")
+    assert deeper[deeper.index("        if self.strip is not False:") + 1] == ">           value = value.strip()"
+    # with two failures or more, the context goes as before
+    assert "lines of source context omitted) ..." in test_summary(_raw("pytest/fail"), {}, 1).text
+
+
 def test_node_todo_and_skipped_tests_stay() -> None:
     passing = [line for n in range(5, 17) for line in (f"ok {n} - case {n}", "  ---", "  duration_ms: 0.1", "  ...")]
     tap_lines = [

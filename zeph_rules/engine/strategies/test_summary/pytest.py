@@ -640,6 +640,10 @@ def _drop_passing_live_logs(lines: list[str]) -> tuple[list[str], int, int]:
     return kept, passed, dropped
 
 
+#: the one failure of a run keeps up to this many lines of source context (a deep traceback's go)
+_LONE_FAILURE_CONTEXT = 15
+
+
 def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_limit: int) -> list[str]:
     """Show the failure blocks chosen for variety, each without code context; cut the others.
 
@@ -654,7 +658,10 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
     for index, detail in enumerate(details):
         kept, dropped = _frame_without_context(detail.body)
         context_marker = omitted_marker(dropped, "line", "of source context") if dropped else ""
-        if dropped and _text_bytes(detail.body) - _text_bytes(kept) <= len(context_marker):
+        # the one failure of a run (`pytest -x`, a single test) keeps its code: the test's own lines
+        # above the failing one say what it set up (blind reviewers of batches 54 and 55 quoted them)
+        alone = len(details) == 1 and dropped <= _LONE_FAILURE_CONTEXT
+        if dropped and (alone or _text_bytes(detail.body) - _text_bytes(kept) <= len(context_marker)):
             # a line or two of context costs less than the marker that would replace it
             kept, dropped = _frame_without_context(detail.body, keep_context=True)
             context_marker = omitted_marker(dropped, "line", "of source context") if dropped else ""
