@@ -1278,3 +1278,21 @@ def test_vitest_drops_a_message_its_failed_tests_section_shows_again() -> None:
     assert raw.count('  Name "Submit order":') == 2 and out.count('  Name "Submit order":') == 1
     assert out.index('  Name "Submit order":') > out.index(
         'TestingLibraryElementError: Unable to find an accessible element with the role "button" and name `/place order/i`')
+
+
+def test_a_green_verbose_run_keeps_its_first_and_last_passes() -> None:
+    # where the run started and where it ended, the evidence blind reviewers quoted from green runs
+    # (batches 21, 41, 52, 53, 55): pytest -v, go test -v, cargo test
+    def passes(case: str, pattern: str) -> tuple[list[str], list[str]]:
+        raw = [line for line in _raw(case).split("\n") if pattern in line]
+        return raw, [line for line in test_summary(_raw(case), {}, 0).text.split("\n") if pattern in line]
+
+    raw, kept = passes("pytest/q41_pytest_v_final_green", " PASSED")
+    assert len(raw) == 174 and kept == [raw[0], raw[-1]]
+    raw, kept = passes("go/q53_uuid_v_green", "--- PASS: ")
+    assert len(raw) == 31 and kept == [raw[0], raw[-1]]
+    raw, kept = passes("cargo/q52_cargo_test_green", " ... ok")
+    assert len(raw) == 174 and kept == [raw[0], raw[-1]]
+    # a green -q run's dots say nothing its counts do not; a failing run's passes all go
+    assert test_summary(_raw("pytest/q52b_cl_pytest_green"), {}, 0).text.startswith("... (308 passing tests")
+    assert passes("pytest/fail_verbose", " PASSED")[1] == []

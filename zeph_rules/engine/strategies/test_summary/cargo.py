@@ -241,6 +241,10 @@ def _listed_successes(lines: list[str]) -> set[str]:
     return names
 
 
+#: the key in ``ends`` of a green run's first and last passes (no target's index is negative but -1)
+_WHOLE_RUN = -2
+
+
 def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep failing tests with their panics, compile errors and every ``test result`` line."""
     report = Report()
@@ -252,14 +256,17 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     # in a target that never finished (killed, timed out, crashed, cut by `| head`) the first and the last
     # passing result stay: where it started and the last thing that worked (reviewers quoted the last)
     ends: dict[int, list[tuple[int, int, str]]] = {}  # target -> [(where in out, 0, first pass), (where, 1, last)]
+    # and a green run keeps its first and last passes, over all its targets: where it started and
+    # ended, the evidence a reviewer quotes (blind reviewers of batches 36b and 52 picked the last)
+    green = not troubled_targets  # (a failing target or one that never finished is troubled)
 
     def passed(run: str, count: int = 1) -> None:
         """Count ``count`` passes (a line, or a ``PassingRun``); in a target that never finished, note its ends."""
         report.omit_passed(count)
-        if target in unfinished:
+        if target in unfinished or green:
             # (only here does a run's text get split: a finished run of 100,000 passes costs one step)
             run_lines = run.lines() if type(run) is PassingRun else [run]
-            found = ends.setdefault(target, [])
+            found = ends.setdefault(target if target in unfinished else _WHOLE_RUN, [])
             if not found:
                 found.append((len(out), 0, run_lines[0]))
             if found[0][2] != run_lines[-1]:
