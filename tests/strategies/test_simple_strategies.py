@@ -28,6 +28,9 @@ def test_keep_matching_keeps_matches_and_counts_the_rest() -> None:
 
 def test_keep_matching_without_a_match_falls_back() -> None:
     assert STRATEGIES["keep_matching"]("a\nb", {"patterns": ["zzz"]}, 0) == ("a\nb", Confidence.FALLBACK)
+    # no output at all is nothing to be unsure of (`cargo fmt --check` with everything formatted)
+    for empty in ("", "\n", "  \n\n"):
+        assert STRATEGIES["keep_matching"](empty, {"patterns": ["zzz"]}, 0) == (empty, Confidence.FULL)
 
 
 def test_strip_annotated_keeps_summary_and_diagnostics() -> None:

@@ -25,6 +25,9 @@ def _keep_matching(text: str, params: Mapping[str, Any], exit_code: int | None) 
     lines, ends_with_newline = split_lines(text)
     kept = [line for line in lines if matches_any(patterns, line)]
     if not kept:
+        if not text.strip():
+            # no output at all (`cargo fmt --check` with nothing to format): nothing to keep, nothing unsure
+            return StrategyResult(text, Confidence.FULL)
         # An empty answer would read as "no output"; show everything instead.
         return fallback(text)
     dropped = len(lines) - len(kept)
