@@ -256,3 +256,24 @@ def test_pre_commit_is_a_runner_and_its_one_failing_tools_output_gets_that_tools
     assert "src/ledgerkit/ledger.py:3:8: F401 [*] `os` imported but unused" in result.output.split("\n")
     assert "ruff.....................................................................Failed" in result.output
     assert result.filtered_bytes < result.raw_bytes * 0.65  # each finding keeps the code line it points at
+
+
+def test_tap_of_any_test_program_under_make_is_read_as_tap() -> None:
+    # batch 56: `make test` builds a C library, then runs its checks, which print TAP with the plan
+    # last; make's head-and-tail cut dropped the "#   at file:line" under two of three failures
+    graph = _graph()
+    raw = _all_cases()["make/q56_make_test_fail"].raw
+    result = graph.filter("make test", raw, 2)
+    assert result.rules == ("bats",)
+    lines = result.output.split("\n")
+    at = lines.index("./tests/run_checks")
+    assert lines[at + 1 : at + 7] == [
+        "not ok 65 - clamp8(300) saturates", "#   at tests/run_checks.c:77: clamp8(300) == 255",
+        "not ok 66 - clamp8(-5) saturates", "#   at tests/run_checks.c:78: clamp8(-5) == 0",
+        "not ok 85 - blend8(0, 7, 128) rounds", "#   at tests/run_checks.c:97: blend8(0, 7, 128) == 4",
+    ]
+    assert "ok 64 - clamp8(252)" not in lines and lines[-4:-1] == [
+        "1..325", "# 325 checks, 3 failed", "make: *** [Makefile:21: test] Error 1"]
+    # node's TAP under make stays node's
+    node = _all_cases()["make/q52b_gl_make_test"].raw
+    assert graph.filter("make test", node, 2).rules == ("js-test", "node-internal-frames")

@@ -79,6 +79,10 @@ TOOLS: tuple[tuple[str, str, str, str | None, str], ...] = (
     ("npx vitest run", "vitest", "tests", "Test Files", r"^\s*Test Files\s+(?:\d+ \w+ \| )*\d+ \w+ \(\d+\)$"),
     ("npx mocha", "mocha", "tests", " passing (", r"^\s+\d+ passing \(\d+(?:ms|s|m)\)$"),
     ("node --test", "node", "tests", "tests ", r"^(?:# |ℹ )tests \d+$"),
+    # TAP from any test program (a C project's `make test`, prove, a shell suite): a failing result
+    # with its plan; bats' rules read TAP whoever wrote it.  node's TAP is the same family: node's
+    # signature, tried first, is the one when both show
+    ("bats tests", "node", "tests", "not ok ", r"^not ok \d+ .*(?:\n.*)*?\n1\.\.\d+$|^1\.\.\d+\n(?:.*\n)*?not ok \d+ "),
     # Django's runner is unittest's, with its test databases around it
     ("python manage.py test", "unittest", "tests", "test database for alias", r"^(?:Creating|Destroying|Using existing) test database for alias '\w+'"),
     ("python -m unittest", "unittest", "tests", "Ran ", r"^Ran \d+ tests? in [\d.]+s$"),

@@ -85,11 +85,14 @@ def looks_like_node_tap(lines: list[str]) -> bool:
     """Return whether the output is TAP (``node --test``, tape, bats).
 
     Its ``TAP version`` header; where ``| tail`` cut the header off, node's ``# tests N`` totals; or
-    the plan (``1..262``) a producer without a header opens with (bats).
+    the plan (``1..262``) a producer without a header opens with (bats), or closes with (a C
+    project's test program under ``make test``, TAP's plan at the end), at the margin.
     """
     first = next((line for line in lines if line.strip()), "")
     return (
-        any(_TAP_VERSION.match(line) or line.startswith("# tests ") for line in lines) or bool(_TAP_PLAN.match(first))
+        any(_TAP_VERSION.match(line) or line.startswith("# tests ") or (line.startswith("1..") and _TAP_PLAN.match(line))
+            for line in lines)
+        or bool(_TAP_PLAN.match(first))
     ) and any(_TAP_RESULT.match(line) for line in lines)
 
 
