@@ -77,8 +77,9 @@ def test_a_repeated_change_is_shown_once_and_the_budget_goes_to_the_others() -> 
     assert "-MAX_RETRIES = 3" in out and "+VERIFY_TLS = False" in out
     assert out.count("+# Copyright 2023-2024 Shop") == 1
     assert out.count("... (8 lines omitted: the same change as in src/m00.py) ...") == 39
-    assert "+LIMIT = 400 + 1" in out and "+LIMIT = 405 + 1" not in out
-    assert out.count("... (8 lines omitted: a change like the one in src/limit00.py) ...") == 11
+    # each of the series shows what it now says (batch 56's reviewer quoted one such line), not the rest
+    assert all(f"+LIMIT = {400 + n} + 1" in out for n in range(12)) and "-LIMIT = 405" not in out
+    assert out.count("... (7 lines omitted: a change like the one in src/limit00.py, but for the lines below) ...") == 11
     assert all(f"diff --git a/src/m{n:02}.py b/src/m{n:02}.py" in out for n in range(40))  # every file header
     assert out[-2:] == ["53 files changed, 53 insertions(+), 53 deletions(-)", ""]  # the counts of every file
     # a few changes alike but for their numbers stay: there the numbers are the story
@@ -112,11 +113,13 @@ def test_a_cut_that_saves_less_than_its_marker_is_not_made() -> None:
 def test_commits_folded_under_the_limit_are_still_a_cut_diff() -> None:
     # `git log -p` of 30 commits that each raise a limit, and one that matters: folded, the bodies fit the
     # limit, but the diff was over it; the blob ids go, and the result is shorter than the input
+    context = [" # limits of the shop, raised one at a time as the load tests allow", " # (see docs/limits.md)"]
     lines = []
     for n in range(30):
         lines += [f"commit {n:040x}", "Author: Dana <dana@example.com>", "Date:   Wed Jun 26 08:00:00 2024 +0000", "",
                   f"    limit{n:02}: raise LIMIT by one", ""]
-        lines += _file_diff(f"src/limit{n:02}.py", f"LIMIT = {400 + n}", f"LIMIT = {400 + n} + 1") + [""]
+        diff = _file_diff(f"src/limit{n:02}.py", f"LIMIT = {400 + n}", f"LIMIT = {400 + n} + 1")
+        lines += [*diff[:5], *context, *diff[5:], ""]
     lines += ["commit " + "f" * 40, "Author: Dana <dana@example.com>", "Date:   Wed Jun 26 09:00:00 2024 +0000", "",
               "    settings: tidy", ""] + _file_diff("src/settings.py", "MAX_RETRIES = 3", "MAX_RETRIES = 0")
     raw = "\n".join(lines) + "\n"
@@ -124,6 +127,7 @@ def test_commits_folded_under_the_limit_are_still_a_cut_diff() -> None:
     assert result.confidence is Confidence.PARTIAL
     assert "+MAX_RETRIES = 0" in result.text and "-MAX_RETRIES = 3" in result.text
     assert result.text.count("a change like the one in src/limit00.py") == 29
+    assert all(f"+LIMIT = {400 + n} + 1" in result.text for n in range(30))  # what each commit set it to
     assert "index 1111111..2222222" not in result.text
     assert len(result.text) < len(raw)
 
@@ -394,3 +398,17 @@ def test_a_lock_files_cut_diff_keeps_each_package_and_the_version_it_moved_to() 
         f'-name = "x{i}"\n+name = "y{i}"\n' for i in range(400))
     cut = STRATEGIES["git_diff"](plain, {"max_diff_lines": 50}, 0).text
     assert cut.count('name = "') == 50
+
+
+def test_a_change_alike_but_for_its_numbers_keeps_the_lines_it_adds() -> None:
+    # batch 56: one commit renames RATE to UNIT_RATE in 25 modules, each with its own rate; the
+    # reviewer quoted electricity.py's new line, folded as "a change like the one in bandwidth.py"
+    raw = _raw("git/q56_git_log_p")
+    lines = STRATEGIES["git_diff"](raw, {}, 0).text.split("\n")
+    at = lines.index("diff --git a/src/tariffkit/electricity.py b/src/tariffkit/electricity.py")
+    assert lines[at + 4].startswith("... (") and lines[at + 4].endswith(
+        "lines omitted: a change like the one in src/tariffkit/bandwidth.py, but for the lines below) ...")
+    assert lines[at + 5 : at + 7] == ["+UNIT_RATE = 10", "+DISCOUNT_FROM = 100"]
+    assert "-RATE = 10" not in lines  # the line it replaces says the same number
+    rates = {line for line in raw.split("\n") if line.startswith("+UNIT_RATE = ")}
+    assert len(rates) > 10 and rates <= set(lines)

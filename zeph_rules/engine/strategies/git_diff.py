@@ -222,7 +222,7 @@ def _fold_repeated_hunks(files: list[_FileDiff]) -> None:
     150 commits raising a limit).  The hunk header still says where each is.
     """
     first_seen: dict[tuple[str, ...], str] = {}
-    shape_seen: dict[tuple[str, ...], str] = {}
+    shape_seen: dict[tuple[str, ...], tuple[str, tuple[str, ...]]] = {}  # shape -> the first such hunk's file, lines
     # alike but for numbers folds only in a series of _ALIKE_FROM or more: in a few, the numbers are the story
     # (a rate changed from 4.40 to 4.20, then to 4.60: a blind reviewer quoted one)
     hunks = {id(file_diff): _hunks(file_diff) for file_diff in files}
@@ -237,16 +237,24 @@ def _fold_repeated_hunks(files: list[_FileDiff]) -> None:
         for start, end, changed, shape in hunks[id(file_diff)]:
             body = [row for row, _ in file_diff.lines[start:end]]
             marker = ""
+            differing: list[str] = []  # of a change alike but for its numbers, the changed lines that differ
             if changed in first_seen:
                 marker = f"... ({plural(len(body), 'line')} omitted: the same change as in {first_seen[changed]}) ..."
             elif shape in shape_seen and shapes[shape] >= _ALIKE_FROM:
-                marker = f"... ({plural(len(body), 'line')} omitted: a change like the one in {shape_seen[shape]}) ..."
-            if marker and len(marker) < sum(len(row) + 1 for row in body):  # a marker longer than the hunk saves nothing
-                lines += [*file_diff.lines[done:start], (marker, True)]
+                like, like_changed = shape_seen[shape]
+                # the lines it adds with numbers of their own stay (`+UNIT_RATE = 10` where the first said
+                # 21: a blind reviewer of batch 56 quoted one): what each file now says
+                differing = [row for row, first in zip(changed, like_changed) if row != first and row.startswith("+")]
+                omitted = len(body) - len(differing)
+                but = ", but for the lines below" if differing else ""
+                marker = f"... ({plural(omitted, 'line')} omitted: a change like the one in {like}{but}) ..."
+            shown = len(marker) + sum(len(row) + 1 for row in differing)
+            if marker and shown < sum(len(row) + 1 for row in body):  # a marker longer than the hunk saves nothing
+                lines += [*file_diff.lines[done:start], (marker, True), *((row, False) for row in differing)]
                 done = end
             else:
                 first_seen.setdefault(changed, file_diff.path)
-                shape_seen.setdefault(shape, file_diff.path)
+                shape_seen.setdefault(shape, (file_diff.path, changed))
         if done:
             file_diff.lines, file_diff.folded_counts = lines + file_diff.lines[done:], counts
 
