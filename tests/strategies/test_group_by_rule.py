@@ -538,3 +538,21 @@ def test_a_grouped_members_arrow_line_is_kept_as_printed() -> None:
     out = group_by_rule(_raw("cargo/q24_doc_warnings"), {}, 0).text.split("\n")
     assert "  --> src/lib.rs:17:31" in out and "   --> src/lib.rs:409:31" in out
     assert "  --> src/lib.rs:409:31" not in out
+
+
+def test_warnings_made_errors_fold_like_warnings_and_lints_that_are_errors_do_not() -> None:
+    # batch 56: `cargo clippy -- -D warnings` makes each of 153 findings an error; their first report
+    # says "`-D ...` implied by `-D warnings`", and they fold by lint as the warnings did, every place kept
+    raw = _raw("cargo/q56_clippy_deny")
+    text = STRATEGIES["group_by_rule"](raw, {}, 101).text
+    assert len(text) < len(raw) // 4
+    places = [line.split("-->")[1].strip() for line in raw.split("\n") if line.strip().startswith("-->")]
+    assert len(places) > 150 and all(place in text for place in places)
+    assert any(line.startswith("== error[") and " x" in line for line in text.split("\n"))
+    # clippy's correctness lints are errors by default ("#[deny(clippy::bad_bit_mask)]` on by default"):
+    # each stays whole, with the macro call it points into (batch 53's reviewer quoted both)
+    bits = STRATEGIES["group_by_rule"](_raw("cargo/q53_bitflags_clippy"), {}, 101).text
+    assert "pub struct PublicFlags: i8 {" in bits and "struct Flags: u32 {" in bits
+    # and a compiler's own errors never fold
+    errors = _raw("cargo/q52_cargo_build_four_errors")
+    assert STRATEGIES["group_by_rule"](errors, {}, 101).text.count("error[E") == errors.count("error[E")
