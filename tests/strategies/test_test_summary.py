@@ -102,7 +102,9 @@ def test_pytest_drops_import_machinery_frames_but_keeps_the_error() -> None:
 def test_pytest_one_head_marker_counts_tests_header_and_links() -> None:
     result = test_summary(_raw("pytest/pass"), {}, 0)
     first = result.text.split("\n")[0]
-    assert first == "... (11 passing tests, 2 lines of session header and 1 docs link omitted) ..."  # "collected" stays
+    # "collected" stays, and in a green run of two files the row naming each (their passes not omitted)
+    assert first == "... (2 lines of session header and 1 docs link omitted) ..."
+    assert "tests/test_lines.py ....                                                                     [100%]" in result.text
     assert "rootdir: /tmp/zeph-fixtures/py_pass" in result.text.split("\n")  # and where it ran
     assert "collected 11 items" in result.text
     assert "11 passed, 1 warning" in result.text
@@ -548,14 +550,15 @@ def test_cargo_green_run_says_whose_result_each_result_line_is() -> None:
     # one that ran none (a binary without tests; batch 46: "Doc-tests gridcalc" above its "0 passed")
     lines = test_summary(_raw("cargo/q40_cargo_test_final_green"), {}, 0).text.split("\n")
     at = lines.index("     Running tests/cli_ledgers.rs (target/debug/deps/cli_ledgers-120259c37b2bae1e)")
-    assert lines[at + 1 : at + 3] == ["", "test result: ok. 54 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out;"
-                                          " finished in 0.00s"]
+    # (and, a green run's, how many tests each ran: batch 57b)
+    assert lines[at + 1 : at + 5] == ["", "running 54 tests", "", "test result: ok. 54 passed; 0 failed; 0 ignored;"
+                                      " 0 measured; 0 filtered out; finished in 0.00s"]
     assert "   Doc-tests tally_core" in lines
     at = lines.index("     Running unittests src/main.rs (target/debug/deps/tally-fdf525714b856fdf)")
-    assert lines[at + 2].startswith("test result: ok. 0 passed; 0 failed;")
+    assert lines[at + 4].startswith("test result: ok. 0 passed; 0 failed;")
     green = test_summary(_raw("cargo/q46_fmt_clippy_test_all_pass"), {}, 0).text.split("\n")
     at = green.index("   Doc-tests gridcalc")
-    assert green[at + 2].startswith("test result: ok. 0 passed; 0 failed;")
+    assert green[at + 4].startswith("test result: ok. 0 passed; 0 failed;")
     # cargo test -vv: of its seven "Running `CARGO=... `" lines only the test binary's starts a target; the
     # six that ran rustc and the build script stay out
     vv = test_summary(_raw("cargo/q26_cargo_test_vv_fail"), {}, 101).text
@@ -1298,3 +1301,17 @@ def test_a_green_verbose_run_keeps_its_first_and_last_passes() -> None:
     # a green -q run's dots say nothing its counts do not; a failing run's passes all go
     assert test_summary(_raw("pytest/q52b_cl_pytest_green"), {}, 0).text.startswith("... (308 passing tests")
     assert passes("pytest/fail_verbose", " PASSED")[1] == []
+
+
+def test_a_green_run_keeps_what_ran_each_target_and_file() -> None:
+    # batch 57b: the reviewer of green runs quoted cargo's "running 977 tests" of each target and
+    # pytest's row naming each test file; a line each, where the dots and passes go
+    cargo = test_summary(_raw("cargo/q57b_cargo_test_quiet"), {}, 0).text.split("\n")
+    assert [line for line in cargo if line.startswith("running ")] == [
+        "running 977 tests", "running 0 tests", "running 4 tests", "running 2 tests"]
+    assert not any(line.startswith("....") for line in cargo)
+    lines = test_summary(_raw("pytest/q57b_pytest_green_warnings"), {}, 0).text.split("\n")
+    rows = [line for line in lines if line.startswith("tests/") and line.rstrip().endswith("%]")]
+    assert [row.split()[0] for row in rows] == ["tests/test_cli.py", "tests/test_recipe.py", "tests/test_units.py"]
+    assert not any(line.startswith("....") for line in lines)  # the rows that go on a file's dots
+    assert lines[0].startswith("... (935 passing tests")  # the rows' own passes are not counted as omitted

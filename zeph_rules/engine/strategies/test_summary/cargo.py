@@ -430,8 +430,10 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             continue
         if _RUNNING_COUNT.match(line):
             in_run = True
-            if target in shown_targets:
-                out.append(line)  # how many tests the failing target (or a run of a few) ran
+            if target in shown_targets or green:
+                # how many tests the failing target (or a run of a few) ran; in a green run, each
+                # target's (a line each: batch 57b's reviewer quoted "running 977 tests")
+                out.append(line)
             continue
         if _BUILD_PROGRESS.match(line):
             continue

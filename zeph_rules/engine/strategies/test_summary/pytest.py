@@ -452,6 +452,8 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     # the first and the last passing result dropped, with where in ``out`` they stood and how many
     # passed and skipped tests each counts: a run that never finished keeps them (see the end)
     passes_ends: list[tuple[int, str, int, int]] = []
+    # the progress rows that name a test file, passing ones dropped (``tests/test_x.py .... [ 40%]``)
+    file_rows: list[tuple[int, str, int, int]] = []
 
     def omit_pass(line: str, passed: int = 1, skipped: int = 0) -> None:
         report.omit_passed(passed)
@@ -560,6 +562,8 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                     out.append(line)
                     continue
                 skipped = sum(marks.count(ch) for ch in "sxX")
+                if line[:1] not in ".FEsxXR":
+                    file_rows.append((len(out), line, marks.count("."), skipped))  # the row naming its file
                 if "." in marks:
                     omit_pass(line, marks.count("."), skipped)
                 else:
@@ -590,7 +594,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         out.append(line)
     enter("end")
     if green and not all(_VERBOSE.match(line) for _, line, _, _ in passes_ends):
-        passes_ends = []  # a green run's dots (-q) say nothing its counts do not
+        # a green run's dots say nothing its counts do not, but the row that names each file says
+        # which ran (batch 57b's reviewer quoted each): those stay, of a run of a few files
+        passes_ends = file_rows if len(file_rows) <= _FILE_ROWS_SHOWN else []
     if not finished or green:
         # killed, timed out, crashed or cut (``| head``): the first and the last passing result say
         # where the run started and how far it got (blind reviewers of batch 25 quoted both); and
@@ -648,6 +654,8 @@ def _drop_passing_live_logs(lines: list[str]) -> tuple[list[str], int, int]:
     return kept, passed, dropped
 
 
+#: a green run keeps the progress rows naming its files when there are at most this many
+_FILE_ROWS_SHOWN = 20
 #: the one failure of a run keeps up to this many lines of source context (a deep traceback's go)
 _LONE_FAILURE_CONTEXT = 15
 
