@@ -1315,3 +1315,17 @@ def test_a_green_run_keeps_what_ran_each_target_and_file() -> None:
     assert [row.split()[0] for row in rows] == ["tests/test_cli.py", "tests/test_recipe.py", "tests/test_units.py"]
     assert not any(line.startswith("....") for line in lines)  # the rows that go on a file's dots
     assert lines[0].startswith("... (935 passing tests")  # the rows' own passes are not counted as omitted
+
+
+def test_pytest_keeps_the_projects_frames_of_a_thread_dump_and_what_a_heading_message_heads() -> None:
+    # batch 57: pytest-timeout printed each thread's stack under the failure; the cut past 50 lines
+    # took the deadlocked thread's frames of the project's code, which the reviewer quoted
+    lines = test_summary(_raw("pytest/q57_pytest_timeout_deadlock"), {}, 1).text.split("\n")
+    for frame in ('fares/engine.py", line 49, in _compute', 'fares/engine.py", line 53, in stats'):
+        assert any(frame in line for line in lines)
+    assert len(lines) < len(_raw("pytest/q57_pytest_timeout_deadlock").split("\n"))
+    # and a brief failure whose first message line only heads the error (pydantic's "1 validation
+    # error for Passenger") brings the lines that say what is wrong
+    text = test_summary(_raw("pytest/q57_pytest_full_run"), {}, 1).text
+    at = text.index("tests/conftest.py:9: ValidationError — test_child_journey_from_ticket_machine")
+    assert "Value error, a child passenger needs a birth_date" in text[at - 400 : at]

@@ -69,6 +69,14 @@ _RAISED_AT = _regex.compile(r"^(?P<file>\S+):\d+: (?!in \S+$)")
 #: a frame line of the project's own code in a long traceback: "pulsewatch/checker.py:61: in probe"
 #: (not a library's under site-packages or the interpreter's under /usr/lib)
 _PROJECT_FRAME = _regex.compile(r"^(?!\S*(?:site-packages|dist-packages|/usr/lib/|/lib/python\d))\S+:\d+: in \S+$")
+#: an exception's first line that only heads what follows: pydantic's "2 validation errors for Order",
+#: an ExceptionGroup's count, a message ending in a colon
+_HEADING_MESSAGE = _regex.compile(r"\b\d+ validation errors? for \S+$|\(\d+ sub-exceptions?\)$|:$")
+#: how many lines of its run such a heading brings with it into a brief
+_HEADING_FOLLOWERS = 3
+#: a frame of the project's code in a Python traceback or stack dump: `  File "/src/app/x.py", line 4, in f`
+_PROJECT_PYTHON_FRAME = _regex.compile(
+    r'^\s*File "(?![^"]*(?:site-packages|dist-packages|/usr/lib/|/lib/python\d|<frozen))[^"]+", line \d+, in ')
 _SIGNAL = _regex.compile(
     r"^(?:\s*\|)*\s?(?:E\s|>\s|\S+:\d+: |\S+:\d+:$|\[XPASS|\s*\+\s+where|Falsifying example:)|Error|Failure|Captured"
     r"|(?<![\w-])(?:ERROR|CRITICAL|FATAL)(?![\w-])"
@@ -200,13 +208,23 @@ class _Detail:
         return ""
 
     def messages(self) -> list[str]:
-        """Return the block's messages: the first line of every run of ``E`` lines (or its exception line)."""
+        """Return the block's messages: the first line of every run of ``E`` lines (or its exception line).
+
+        A first line that only heads what follows (pydantic's ``1 validation error for Passenger``, a
+        message ending in a colon) brings the next few lines of its run: the field and what is wrong
+        with it (batch 57's reviewer quoted "Value error, a child passenger needs a birth_date").
+        """
         found: list[str] = []
         previous_e = False
+        heading = 0  # lines still to take after a heading first line
         for line in self.body:
             is_e = line.startswith("E ") or line == "E"
             if is_e and not previous_e:
                 found.append(line)
+                heading = _HEADING_FOLLOWERS if _HEADING_MESSAGE.search(line) else 0
+            elif is_e and heading:
+                found.append(line)
+                heading -= 1
             previous_e = is_e
         if not found:
             found = [line for line in self.body if _EXCEPTION_LINE.match(line)]
@@ -683,9 +701,13 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
             context_marker = omitted_marker(dropped, "line", "of source context") if dropped else ""
         while kept and not kept[-1].strip():
             kept.pop()
-        # a frame of the project's own code keeps its source line through the cut: the call that led there
-        calls = {kept[at + 1] for at, line in enumerate(kept[:-1]) if _PROJECT_FRAME.match(line)}
-        shown[index] = [*cut_trace(kept, trace_limit, lambda line: bool(_SIGNAL.search(line)) or line in calls)]
+        # a frame of the project's own code keeps its source line through the cut: the call that led there;
+        # so do the project's frames of a traceback or a thread dump the test printed (pytest-timeout's
+        # stacks of each thread: where the deadlock is, which batch 57's reviewer quoted)
+        calls = {kept[at + 1] for at, line in enumerate(kept[:-1])
+                 if _PROJECT_FRAME.match(line) or _PROJECT_PYTHON_FRAME.match(line)}
+        shown[index] = [*cut_trace(kept, trace_limit, lambda line: bool(_SIGNAL.search(line)) or line in calls
+                                   or bool(_PROJECT_PYTHON_FRAME.match(line)))]
         if dropped:
             shown[index].append(context_marker)
         if len(shown[index]) > _FREE_BLOCK_LINES:
