@@ -116,7 +116,7 @@ def _layout(document: str) -> str:
     import re
 
     # each token with the whitespace after it; the document is valid JSON, so these cover it all
-    found = re.findall(r'("(?:[^"\\]|\\.)*"|[\[\]{},:]|[^\s\[\]{},:"]+)(\s*)', document)
+    found: list[tuple[str, str]] = re.findall(r'("(?:[^"\\]|\\.)*"|[\[\]{},:]|[^\s\[\]{},:"]+)(\s*)', document)
     tokens = [token for token, _ in found]
     # the whitespace between two tokens when they share a line: a line break goes (a space after a
     # comma), the spaces within a line stay as the printer wrote them (`"key": value`)
