@@ -1298,6 +1298,8 @@ def test_a_green_verbose_run_keeps_its_first_and_last_passes() -> None:
     assert len(raw) == 31 and kept == [raw[0], raw[-1]]
     raw, kept = passes("cargo/q52_cargo_test_green", " ... ok")
     assert len(raw) == 174 and kept == [raw[0], raw[-1]]
+    raw, kept = passes("npm/q57b_npm_test_verbose", " ✓ ")  # vitest's verbose reporter
+    assert len(raw) == 140 and kept == [raw[0], raw[-1]]
     # a green -q run's dots say nothing its counts do not; a failing run's passes all go
     assert test_summary(_raw("pytest/q52b_cl_pytest_green"), {}, 0).text.startswith("... (308 passing tests")
     assert passes("pytest/fail_verbose", " PASSED")[1] == []

@@ -152,6 +152,10 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
     repeats = _messages_shown_again(lines)
     repeated = repeated_at = 0
     brief_lines, brief_located = 0, False  # of a failure past the budget: its message lines, its location
+    # a green verbose run keeps its first and last passing tests, as pytest's, go's and cargo's do:
+    # where it started and ended (batch 57b's reviewer of a green vitest run picked both)
+    green = not any(_FAILING_CASE.match(line) or _FAILING_FILE.match(line) or _FAILURE_BLOCK.match(line) for line in lines)
+    case_ends: list[tuple[int, str]] = []
     for index, line in enumerate(lines):
         if index in repeats:
             if index - 1 not in repeats:
@@ -196,6 +200,11 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             continue
         if _PASSING_CASE.match(line) or _PASSING_FILE.match(line):
             report.omit_passed()
+            if green and _PASSING_CASE.match(line):
+                if case_ends:
+                    case_ends[1:] = [(len(out), line)]
+                else:
+                    case_ends.append((len(out), line))
             continue
         if _SKIPPED_CASE.match(line):
             out.append(line)  # skips are rare, and say what was not tested
@@ -210,6 +219,9 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             continue
         block_lines = 0 if block else block_lines + 1
         out.append(line)
+    for position, passed in reversed(case_ends):
+        out.insert(position, passed)
+        report.passed_omitted -= 1
     marker = budget.marker()
     tail = [omitted_marker(frame_lines, "line", "of code frames and stack")] if frame_lines else []
     summary_at = next((i for i, line in enumerate(out) if _JEST_SUMMARY.match(line)), len(out))
