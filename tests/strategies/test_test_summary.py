@@ -1331,3 +1331,12 @@ def test_pytest_keeps_the_projects_frames_of_a_thread_dump_and_what_a_heading_me
     text = test_summary(_raw("pytest/q57_pytest_full_run"), {}, 1).text
     at = text.index("tests/conftest.py:9: ValidationError — test_child_journey_from_ticket_machine")
     assert "Value error, a child passenger needs a birth_date" in text[at - 400 : at]
+
+
+def test_cargo_a_full_backtrace_keeps_the_projects_frames_through_its_cut() -> None:
+    # batch 58b: RUST_BACKTRACE=full, 50-odd frames with addresses; past the cut the project's frames
+    # kept their `at src/tally.rs:17:25` lines but lost the function names the reviewer quoted
+    lines = test_summary(_raw("cargo/q58b_cargo_test_backtrace_full"), {}, 101).text.split("\n")
+    for name in ("tallyho::tally::parse_counts::h", "tallyho::tally::tests::malformed_line_is_rejected::h"):
+        at = next(index for index, line in enumerate(lines) if name in line)
+        assert lines[at + 1].strip().startswith("at /tmp/zeph-fixtures/q58b/tallyho/src/tally.rs:")

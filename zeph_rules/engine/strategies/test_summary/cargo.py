@@ -40,6 +40,8 @@ _FOLD_PRINTED_FROM = 100
 _BACKTRACE_NOTE = _regex.compile(r"^note: run with `RUST_BACKTRACE=(?:1|full)` environment variable to display a backtrace$")
 # A panic message, or the location of a backtrace frame in the code under test: "at ./src/lib.rs:27:38",
 # or an absolute path that is not the toolchain's, a registry crate's or glibc's ("at ./nptl/...").
+#: a backtrace frame's location in the project (not the standard library's, nor a registry crate's)
+_PROJECT_AT = _regex.compile(r"^\s*at (?!/rustc/|\./(?:nptl|misc|csu|stdlib)/)(?!\S*/(?:\.cargo/registry|\.rustup|rustlib)/)\S+:\d+")
 _RUST_SIGNAL = _regex.compile(
     r"panicked at|assert|left:|right:|note: |expected|Error"
     r"|^\s*at (?!/rustc/|\./(?:nptl|misc|csu|stdlib)/)(?!\S*/(?:\.cargo/registry|\.rustup|rustlib)/)\S+:\d+"
@@ -335,7 +337,11 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         hidden_lines = 0
         for index, item in enumerate(details):
             if index in picked:
-                shown = cut_trace(drop_repeated_notes(item.body), trace_limit, lambda line: bool(_RUST_SIGNAL.search(line)))
+                body = drop_repeated_notes(item.body)
+                # a backtrace frame of the project's code stays with its location (`at src/x.rs:17`) through
+                # the cut: under RUST_BACKTRACE=full batch 58b's reviewer quoted the function names
+                frames = {body[at - 1] for at in range(1, len(body)) if _PROJECT_AT.match(body[at])}
+                shown = cut_trace(body, trace_limit, lambda line: bool(_RUST_SIGNAL.search(line)) or line in frames)
                 item.shown = [item.header, *shown, ""]
                 continue
             briefed.append(item)
