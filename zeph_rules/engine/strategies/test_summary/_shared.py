@@ -9,7 +9,7 @@ TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import 
 if TYPE_CHECKING:
     import re
     from collections.abc import Callable, Sequence
-    from typing import TypeVar
+    from typing import Any, TypeVar
 
     Line = TypeVar("Line", str, "Placeholder | str")
 
@@ -111,6 +111,17 @@ _IMPORTANT = _regex.compile(
 )
 
 
+def note_end(ends: list[Any], entry: Any) -> None:
+    """Remember ``entry`` in ``ends`` as the first one seen, or else as the last (replacing the last).
+
+    What a run's first and last passes are noted by, where they are kept: a green run's, one cut short.
+    """
+    if ends:
+        ends[1:] = [entry]
+    else:
+        ends.append(entry)
+
+
 def looks_important(line: str) -> bool:
     """Return whether a detail line carries a message or a location worth keeping past a cut."""
     return bool(_IMPORTANT.search(line)) or bool(LOCATION.search(line))
@@ -119,7 +130,7 @@ def looks_important(line: str) -> bool:
 __all__ = [
     "FEW_RESULTS", "LOCATION", "FailureBudget", "Report", "choose_varied", "cut_trace", "few_results",
     "fold_marked_runs", "fold_names",
-    "looks_important", "message_shape", "omitted_marker",
+    "looks_important", "message_shape", "note_end", "omitted_marker",
 ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .... import _regex
 from .._common import cut_block, omitted_marker, plural
 from ._detect import looks_like_go_json  # noqa: F401  # the detector lives apart; importable from here too
-from ._shared import FEW_RESULTS, FailureBudget, Report, fold_marked_runs, tidy
+from ._shared import FEW_RESULTS, FailureBudget, Report, fold_marked_runs, note_end, tidy
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
@@ -106,10 +106,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
                 else:
                     report.omit_passed()
                     last_pass = (len(out), line)
-                    if green_ends:
-                        green_ends[1:] = [last_pass]
-                    else:
-                        green_ends.append(last_pass)
+                    note_end(green_ends, last_pass)
                 continue
             if result["status"] == "SKIP":
                 out.append(line)  # skips are rare and say why something was not tested

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .... import _regex
 from .._common import indent_of, omitted_marker, plural
-from ._shared import FEW_RESULTS, FailureBudget, Report, cut_trace, few_results, tidy
+from ._shared import FEW_RESULTS, FailureBudget, Report, cut_trace, few_results, note_end, tidy
 
 # --- jest / vitest ------------------------------------------------------------
 _JEST_SUMMARY = _regex.compile(r"^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration):?\s")
@@ -201,10 +201,7 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
         if _PASSING_CASE.match(line) or _PASSING_FILE.match(line):
             report.omit_passed()
             if green and _PASSING_CASE.match(line):
-                if case_ends:
-                    case_ends[1:] = [(len(out), line)]
-                else:
-                    case_ends.append((len(out), line))
+                note_end(case_ends, (len(out), line))
             continue
         if _SKIPPED_CASE.match(line):
             out.append(line)  # skips are rare, and say what was not tested

@@ -12,6 +12,7 @@ from ._shared import (
     few_results,
     fold_names,
     message_shape,
+    note_end,
     resolve,
     tidy,
 )
@@ -477,10 +478,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         report.omit_passed(passed)
         report.omit_skipped(skipped)
         entry = (len(out), line, passed, skipped)
-        if passes_ends:
-            passes_ends[1:] = [entry]
-        else:
-            passes_ends.append(entry)
+        note_end(passes_ends, entry)
 
     def flush() -> None:
         nonlocal detail, loose
