@@ -20,6 +20,8 @@ WIDTH = 120
 MIN_LINES = 8
 #: how far into the output, from either end, its first and last characters that are not whitespace are looked for
 _EDGE_LOOK = 256
+#: a JSON string literal, escapes and all (the pipeline narrows long ones inside a one-line document)
+JSON_STRING = r'"(?:[^"\\]|\\.)*"'
 #: deeper nesting than this is left as it is (each level is a frame of the layout's recursion)
 MAX_DEPTH = 200
 
@@ -116,7 +118,7 @@ def _layout(document: str) -> str:
     import re
 
     # each token with the whitespace after it; the document is valid JSON, so these cover it all
-    found: list[tuple[str, str]] = re.findall(r'("(?:[^"\\]|\\.)*"|[\[\]{},:]|[^\s\[\]{},:"]+)(\s*)', document)
+    found: list[tuple[str, str]] = re.findall(rf'({JSON_STRING}|[\[\]{{}},:]|[^\s\[\]{{}},:"]+)(\s*)', document)
     tokens = [token for token, _ in found]
     # the whitespace between two tokens when they share a line: a line break goes (a space after a
     # comma), the spaces within a line stay as the printer wrote them (`"key": value`)
@@ -176,5 +178,4 @@ def _layout(document: str) -> str:
     return "".join(out)
 
 
-
-__all__ = ["MAX_DEPTH", "MIN_LINES", "WIDTH", "relayout_json"]
+__all__ = ["JSON_STRING", "MAX_DEPTH", "MIN_LINES", "WIDTH", "relayout_json"]

@@ -22,7 +22,7 @@ import time
 
 from .. import _speedups
 from .._records import NamedTuple
-from .json_layout import relayout_json
+from .json_layout import JSON_STRING, relayout_json
 from .patterns import remember_pattern_facts
 from .sanitize import sanitize
 from .signals import SIGNAL_WORDS, restore_signals
@@ -253,7 +253,6 @@ WIDE_JSON = 65_536
 LONG_JSON_STRING = 2_000
 JSON_STRING_HEAD = 1_200
 JSON_STRING_TAIL = 300
-_JSON_STRING = r'"(?:[^"\\]|\\.)*"'
 
 
 def _narrow_wide_lines(text: str) -> str:
@@ -298,7 +297,7 @@ def _narrow_json_document(line: str) -> str | None:
         tail = _escape_boundary(string, len(string) - JSON_STRING_TAIL)
         return f"{string[:head]} {omitted_marker(tail - head, 'character')} {string[tail:]}"
 
-    return re.sub(_JSON_STRING, narrow, line)
+    return re.sub(JSON_STRING, narrow, line)
 
 
 def _escape_boundary(string: str, index: int) -> int:

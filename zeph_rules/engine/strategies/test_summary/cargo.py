@@ -40,12 +40,10 @@ _FOLD_PRINTED_FROM = 100
 _BACKTRACE_NOTE = _regex.compile(r"^note: run with `RUST_BACKTRACE=(?:1|full)` environment variable to display a backtrace$")
 # A panic message, or the location of a backtrace frame in the code under test: "at ./src/lib.rs:27:38",
 # or an absolute path that is not the toolchain's, a registry crate's or glibc's ("at ./nptl/...").
-#: a backtrace frame's location in the project (not the standard library's, nor a registry crate's)
-_PROJECT_AT = _regex.compile(r"^\s*at (?!/rustc/|\./(?:nptl|misc|csu|stdlib)/)(?!\S*/(?:\.cargo/registry|\.rustup|rustlib)/)\S+:\d+")
-_RUST_SIGNAL = _regex.compile(
-    r"panicked at|assert|left:|right:|note: |expected|Error"
-    r"|^\s*at (?!/rustc/|\./(?:nptl|misc|csu|stdlib)/)(?!\S*/(?:\.cargo/registry|\.rustup|rustlib)/)\S+:\d+"
-)
+#: a backtrace frame's location in the project (not the standard library's, nor a registry crate's, nor glibc's)
+_PROJECT_AT_SOURCE = r"^\s*at (?!/rustc/|\./(?:nptl|misc|csu|stdlib)/)(?!\S*/(?:\.cargo/registry|\.rustup|rustlib)/)\S+:\d+"
+_PROJECT_AT = _regex.compile(_PROJECT_AT_SOURCE)
+_RUST_SIGNAL = _regex.compile(r"panicked at|assert|left:|right:|note: |expected|Error|" + _PROJECT_AT_SOURCE)
 
 #: where a test panicked: "panicked at src/lib.rs:27:9:" (the message on the next line) or, before Rust
 #: 1.73, "panicked at 'the message', src/lib.rs:27:9"

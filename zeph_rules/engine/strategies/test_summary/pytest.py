@@ -394,14 +394,19 @@ def _counts(keys: list[str | None]) -> dict[str, int]:
     return counts
 
 
+def _folded_marker(count: int, category: str, what: str, listed: list[str], after: str = "") -> list[str]:
+    """The marker of ``count`` folded entries of one ``category``: ``what`` they were, then ``listed``
+    (lines of places or of values), the later lines indented under the first."""
+    lines = [f"    {line}" for line in listed]
+    lines[0] = f"... ({plural(count, 'more entry', 'more entries')} of this {category} omitted, {what}: {listed[0]}"
+    lines[-1] += f"{after}) ..."
+    return lines
+
+
 def _folded_warnings_lines(locations: list[str], category: str) -> list[str]:
     """Name the entries folded away: how many, which warning, and every place it came from."""
     common, lines = listed_places(locations)
-    source = f"from {common}" if common else "from"
-    lines[0] = f"... ({plural(len(locations), 'more entry', 'more entries')} of this {category} omitted, {source}: {lines[0]}"
-    lines[1:] = [f"    {line}" for line in lines[1:]]
-    lines[-1] += ") ..."
-    return lines
+    return _folded_marker(len(locations), category, f"from {common}" if common else "from", lines)
 
 
 def _folded_values_lines(values: list[str], category: str) -> list[str]:
@@ -414,12 +419,8 @@ def _folded_values_lines(values: list[str], category: str) -> list[str]:
             break
         shown.append(value)
     rest = f" and {len(values) - len(shown)} more" if len(shown) < len(values) else ""
-    lines = [", ".join(chunk) for chunk in per_line(shown)]
-    lines[0] = (f"... ({plural(len(values), 'more entry', 'more entries')} of this {category} omitted, "
-                f"the same line with other values: {lines[0]}")
-    lines[1:] = [f"    {line}" for line in lines[1:]]
-    lines[-1] += f"{rest}) ..."
-    return lines
+    return _folded_marker(len(values), category, "the same line with other values",
+                          [", ".join(chunk) for chunk in per_line(shown)], rest)
 
 
 def _cut_inside_passes(lines: list[str]) -> bool:
@@ -702,10 +703,10 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
         # a frame of the project's own code keeps its source line through the cut: the call that led there;
         # so do the project's frames of a traceback or a thread dump the test printed (pytest-timeout's
         # stacks of each thread: where the deadlock is, which batch 57's reviewer quoted)
-        calls = {kept[at + 1] for at, line in enumerate(kept[:-1])
-                 if _PROJECT_FRAME.match(line) or _PROJECT_PYTHON_FRAME.match(line)}
+        python_frames = {line for line in kept if _PROJECT_PYTHON_FRAME.match(line)}
+        calls = {kept[at + 1] for at, line in enumerate(kept[:-1]) if line in python_frames or _PROJECT_FRAME.match(line)}
         shown[index] = [*cut_trace(kept, trace_limit, lambda line: bool(_SIGNAL.search(line)) or line in calls
-                                   or bool(_PROJECT_PYTHON_FRAME.match(line)))]
+                                   or line in python_frames)]
         if dropped:
             shown[index].append(context_marker)
         if len(shown[index]) > _FREE_BLOCK_LINES:
