@@ -1340,3 +1340,19 @@ def test_cargo_a_full_backtrace_keeps_the_projects_frames_through_its_cut() -> N
     for name in ("tallyho::tally::parse_counts::h", "tallyho::tally::tests::malformed_line_is_rejected::h"):
         at = next(index for index, line in enumerate(lines) if name in line)
         assert lines[at + 1].strip().startswith("at /tmp/zeph-fixtures/q58b/tallyho/src/tally.rs:")
+
+
+def test_pytest_a_warning_whose_values_are_long_still_folds() -> None:
+    # each value longer than the marker's room for values: the first is listed, the rest counted
+    # (with none listed the marker had no first line, and the summary fell back whole)
+    entries = "".join(
+        f"tests/test_x.py::test_{n}\n  /src/app/x.py:7: UserWarning: odd payload '{str(n) * 1_600}'\n    warn(p)\n\n"
+        for n in range(8)
+    )
+    raw = ("===== test session starts =====\ncollected 8 items\n\ntests/test_x.py ........  [100%]\n\n"
+           f"===== warnings summary =====\n{entries}===== 8 passed, 8 warnings in 0.10s =====\n")
+    result = test_summary(raw, {}, 0)
+    assert result.confidence is Confidence.FULL
+    marker = next(line for line in result.text.split("\n") if "more entries of this UserWarning" in line)
+    assert marker.startswith("... (5 more entries of this UserWarning omitted, the same line with other values: '2222")
+    assert marker.endswith(" and 4 more) ...")

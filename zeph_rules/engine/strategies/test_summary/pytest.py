@@ -415,7 +415,7 @@ def _folded_values_lines(values: list[str], category: str) -> list[str]:
     length = 0
     for value in values:
         length += len(value) + 2
-        if length > _WARNING_VALUES_SHOWN:
+        if length > _WARNING_VALUES_SHOWN and shown:  # (the first is listed whatever its length)
             break
         shown.append(value)
     rest = f" and {len(values) - len(shown)} more" if len(shown) < len(values) else ""
