@@ -1054,3 +1054,22 @@ def test_go_race_report_keeps_the_projects_frames_and_drops_the_testing_packages
                  "      /tmp/zeph-fixtures/q52/jobhub/internal/pool/pool.go:67 +0x124",
                  "  example.com/jobhub/internal/pool.TestRunAllSucceeds()", "    testing.go:1319: race detected during execution of test"):
         assert kept in lines
+
+
+def test_go_x_drops_the_config_its_heredocs_write_and_keeps_the_commands(graph: MatcherGraph) -> None:
+    # batch 58b: nine lines in ten of `go test -v -x` are the vet.cfg JSON, importcfg and importcfg.link
+    # the go command writes before each tool it runs; the tests' lines and the commands stay
+    raw = _raw("go/q58b_go_test_v_x")
+    result = graph.filter("go test -v -x ./bucket", raw, 1)
+    assert "go-x-config" in result.rules
+    lines = result.output.split("\n")
+    assert '\t"SucceedOnTypecheckFailure": false' in raw.split("\n")
+    assert not any(line.startswith(("\t", "packagefile ")) for line in lines)
+    assert any("-p example.com/ratelimit/bucket -lang=go1.19" in line for line in lines)
+    assert "--- FAIL: TestRefillCappedAtCapacity (0.00s)" in lines
+    assert any(line.startswith("... (") and "go build config lines stripped" in line for line in lines)
+    assert result.filtered_bytes < result.raw_bytes / 5
+    # `go build -x` is not a linter's report: its commands stay, its errors as the compiler wrote them
+    built = graph.filter("go build -x -tags stats ./cmd/rl", _raw("go/q58b_go_build_x_tags_errors"), 1)
+    assert built.rules == ("go-x-config",)
+    assert "# example.com/ratelimit/cmd/rl" in built.output.split("\n")

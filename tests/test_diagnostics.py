@@ -155,3 +155,20 @@ when = 'command ^= "terraform apply"'
         ("permission:bash", "deny"), ("permission:bash", "allow"), ("permission:read", "deny"), ("policy", "ask"),
     ]
     assert [(d.code, d.severity) for d in ruleset.diagnostics] == [("ZR090", "warning")]
+
+
+def test_a_block_start_without_its_end_is_reported_and_the_rule_skipped(tmp_path: Path) -> None:
+    path = _write(tmp_path, """[[rules]]
+name = "half-a-block"
+match = { prefix = "go" }
+strategy = { type = "strip_noise", patterns = ["^\\t"], block_start = "<< 'EOF'" }
+
+[[rules]]
+name = "kept"
+match = { prefix = "go" }
+strategy = { type = "strip_noise", patterns = ["^\\t"], block_start = "<< 'EOF'", block_end = "^EOF$" }
+""")
+    ruleset = load_ruleset([path], builtin=False)
+    assert [(d.line, d.code) for d in ruleset.diagnostics] == [(4, ruleset.diagnostics[0].code)]
+    assert "`block_start` and `block_end` go together" in ruleset.diagnostics[0].message
+    assert [r.id for r in ruleset.rules] == ["kept"]

@@ -193,6 +193,18 @@ def test_strip_noise_folds_only_long_runs_and_keeps_their_ends_with_the_marker_i
     assert whole == "head\nmiddle\nrow x\ntail\n... (9 noise lines stripped) ...\n"
 
 
+def test_strip_noise_blocks_confine_the_patterns_to_the_lines_between_their_bounds() -> None:
+    params = {"patterns": ["^\\t", "^packagefile "], "block_start": "<< 'EOF'$", "block_end": "^EOF$", "label": "config line"}
+    block = "packagefile fmt=/usr/lib/go/pkg/fmt.a\n\t\"ImportPath\": \"example.com/app\",\n" * 3
+    text = f"cat >cfg << 'EOF'\n{block}EOF\ncompile -p main\n\tindented compiler note\npackagefile outside a block\n"
+    assert STRATEGIES["strip_noise"](text, params, 0).text == (
+        "cat >cfg << 'EOF'\nEOF\ncompile -p main\n\tindented compiler note\npackagefile outside a block\n"
+        "... (6 config lines stripped) ...\n")
+    # a block that never closes is not known to be one: its lines stay
+    unclosed = "cat >cfg << 'EOF'\npackagefile fmt=fmt.a\n\tvalue\n"
+    assert STRATEGIES["strip_noise"](unclosed, params, 0) == (unclosed, Confidence.FULL)
+
+
 def test_strip_noise_spares_a_whole_block_despite_a_first_line_it_is_told_to_overlook() -> None:
     params = {"patterns": ['^  File "/lib/'], "spare_whole_blocks": "^Traceback", "spare_despite": '^  File "<string>"'}
     text = 'Traceback\n  File "<string>", line 1\n  File "/lib/a.py", line 2\n  File "/lib/b.py", line 3\nError\n'

@@ -83,11 +83,17 @@ class StripNoise(Strict):
     min_run: int = Field(0, ge=0)
     #: each run that goes keeps its first and last this many lines, the marker in its place (0: the run goes whole)
     keep_run_ends: int = Field(0, ge=0)
+    #: the patterns match only inside blocks: after a line this matches, up to a line ``block_end`` matches
+    block_start: OptionalRegex = None
+    #: the line that closes a ``block_start`` block (it stays, as the opening line does; an unclosed block stays)
+    block_end: OptionalRegex = None
 
     @model_validator(mode="after")
-    def _names_something(self) -> StripNoise:
+    def _parameters_agree(self) -> StripNoise:
         if self.keep_when_named is not None and compile_regex(self.keep_when_named).groups == 0:
             raise ValueError("`keep_when_named` needs a capturing group: the name a line that stays must hold")
+        if (self.block_start is None) != (self.block_end is None):
+            raise ValueError("`block_start` and `block_end` go together: a block opens at one and closes at the other")
         return self
 
 

@@ -34,7 +34,9 @@ its groups: a plan's ``x.y["a"]: Refreshing state...`` goes, unless the plan
 changes ``x.y["a"]`` or an error names ``resource "x" "y"``.  ``min_run`` leaves runs of fewer
 consecutive matched lines whole, and with ``keep_run_ends`` a run that goes keeps that many lines
 at each end, its marker in its place: a bundler's table of 260 chunks keeps its first rows and its
-last, the largest.
+last, the largest.  With ``block_start`` and ``block_end`` (regexes) the patterns strip only lines
+inside a block, between a line the first matches and the next line the second matches (both stay):
+the config files ``go build -x`` writes through heredocs, and nothing the compiler said.
 """
 
 from __future__ import annotations
@@ -100,6 +102,9 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
             in_run = matches_any(run, line)
     else:
         staying = [not matches_any(patterns, line) for line in lines]
+    block_start = params.get("block_start")
+    if block_start:
+        _only_inside_blocks(lines, staying, user_pattern(block_start), user_pattern(params["block_end"]))
     min_run = int_param(params, "min_run", 0)
     run_ends = int_param(params, "keep_run_ends", 0)
     folded_at: dict[int, int] = {}  # where a folded run's marker goes -> where the run ends
@@ -146,6 +151,25 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     if stripped > in_folds:
         kept.append(f"... ({plural(stripped - in_folds, label)} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
+
+
+def _only_inside_blocks(lines: list[str], staying: list[bool], start: Any, end: Any) -> None:
+    """Keep every line outside a block: from a line ``start`` matches to the next line ``end`` matches.
+
+    The two bounding lines stay (``cat >$WORK/b001/vet.cfg << 'EOF'`` says what the block was); a
+    block with no closing line is not known to be one, so its lines stay too.
+    """
+    opened = -1  # the row of the opening line of the block being read, or -1 between blocks
+    for index, line in enumerate(lines):
+        if opened < 0:
+            staying[index] = True
+            if start.search(line) is not None:
+                opened = index
+        elif end.search(line) is not None:
+            staying[index] = True
+            opened = -1
+    if opened >= 0:
+        staying[opened:] = [True] * (len(lines) - opened)
 
 
 def _fold_runs(staying: list[bool], min_run: int, ends: int, folded_at: dict[int, int]) -> None:
