@@ -1073,3 +1073,19 @@ def test_go_x_drops_the_config_its_heredocs_write_and_keeps_the_commands(graph: 
     built = graph.filter("go build -x -tags stats ./cmd/rl", _raw("go/q58b_go_build_x_tags_errors"), 1)
     assert built.rules == ("go-x-config",)
     assert "# example.com/ratelimit/cmd/rl" in built.output.split("\n")
+
+
+def test_make_print_database_keeps_the_makefiles_variables_and_rules(graph: MatcherGraph) -> None:
+    # batch 59: `make -p -q` was cut to its head and tail, and the makefile's variables and rules sat
+    # in the middle of make's defaults, the environment and 90 built-in rules
+    raw = _raw("make/q59_make_print_db")
+    result = graph.filter("make -p -q", raw, 1)
+    assert "make-database" in result.rules and "make" not in result.rules
+    lines = result.output.split("\n")
+    for kept in ("VERSION := 2.1.0", "CFLAGS = -O2 -g -Wall -Wextra -std=c11", "build/%.o: src/%.c include/ring.h | build",
+                 "install: all", "\tinstall -m 755 $(TOOL) $(DESTDIR)$(PREFIX)/bin/", "# makefile (from 'Makefile', line 6)"):
+        assert kept in lines
+    for gone in ("AR = ar", "LC_ALL = C.UTF-8", ".c.o:", "#  Builtin rule", "%.out:"):
+        assert gone in raw.split("\n") and gone not in lines
+    assert lines[-2].startswith("... (") and lines[-2].endswith(" built-in or environment lines stripped) ...")
+    assert result.filtered_bytes < result.raw_bytes / 4

@@ -205,6 +205,21 @@ def test_strip_noise_blocks_confine_the_patterns_to_the_lines_between_their_boun
     assert STRATEGIES["strip_noise"](unclosed, params, 0) == (unclosed, Confidence.FULL)
 
 
+def test_strip_noise_take_next_strips_a_heading_with_the_value_under_it() -> None:
+    params = {"patterns": ["^# default$"], "take_next": 1, "label": "default"}
+    text = "# default\nAR = ar\n# makefile (from 'Makefile', line 6)\nVERSION := 2.1.0\n# default\nCC = cc\n" * 2
+    assert STRATEGIES["strip_noise"](text, params, 0).text == (
+        "# makefile (from 'Makefile', line 6)\nVERSION := 2.1.0\n" * 2 + "... (8 defaults stripped) ...\n")
+
+
+def test_strip_noise_drops_whole_paragraphs_that_hold_a_marked_line() -> None:
+    params = {"patterns": ["^never$"], "drop_paragraphs_with": "^#  Builtin rule$", "label": "built-in line"}
+    builtin = "# Not a target:\n.c.o:\n#  Builtin rule\n#  recipe to execute (built-in):\n\t$(COMPILE.c) $<\n\n"
+    own = "install: all\n#  recipe to execute (from 'Makefile', line 44):\n\tinstall -d $(PREFIX)/lib\n\n"
+    assert STRATEGIES["strip_noise"](builtin + own + builtin, params, 0).text == (
+        own + "... (12 built-in lines stripped) ...\n")
+
+
 def test_strip_noise_spares_a_whole_block_despite_a_first_line_it_is_told_to_overlook() -> None:
     params = {"patterns": ['^  File "/lib/'], "spare_whole_blocks": "^Traceback", "spare_despite": '^  File "<string>"'}
     text = 'Traceback\n  File "<string>", line 1\n  File "/lib/a.py", line 2\n  File "/lib/b.py", line 3\nError\n'

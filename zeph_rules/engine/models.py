@@ -83,6 +83,10 @@ class StripNoise(Strict):
     min_run: int = Field(0, ge=0)
     #: each run that goes keeps its first and last this many lines, the marker in its place (0: the run goes whole)
     keep_run_ends: int = Field(0, ge=0)
+    #: each line the patterns strip takes this many lines after it (a heading and its value)
+    take_next: int = Field(0, ge=0)
+    #: a paragraph (a run of non-blank lines) with a line this matches goes whole, with the blank line after it
+    drop_paragraphs_with: OptionalRegex = None
     #: the patterns match only inside blocks: after a line this matches, up to a line ``block_end`` matches
     block_start: OptionalRegex = None
     #: the line that closes a ``block_start`` block (it stays, as the opening line does; an unclosed block stays)

@@ -37,6 +37,10 @@ at each end, its marker in its place: a bundler's table of 260 chunks keeps its 
 last, the largest.  With ``block_start`` and ``block_end`` (regexes) the patterns strip only lines
 inside a block, between a line the first matches and the next line the second matches (both stay):
 the config files ``go build -x`` writes through heredocs, and nothing the compiler said.
+``take_next`` (a count) strips with each matched line the lines after it: ``make -p``'s
+``# default`` and the variable it heads.  ``drop_paragraphs_with`` (a regex) strips each paragraph,
+a run of non-blank lines, holding a line it matches: make's built-in rules, each a paragraph that
+says ``#  Builtin rule``.
 """
 
 from __future__ import annotations
@@ -75,7 +79,7 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     # a pattern none of whose required literals is in the text matches no line: never compiled
     folded: list[str] = []
     patterns = [user_pattern(source) for source in params.get("patterns") or () if _may_match(source, text, folded)]
-    if not patterns:
+    if not patterns and not params.get("drop_paragraphs_with"):
         return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
     since_source = params.get("since")
@@ -102,6 +106,12 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
             in_run = matches_any(run, line)
     else:
         staying = [not matches_any(patterns, line) for line in lines]
+    take_next = int_param(params, "take_next", 0)
+    if take_next:
+        _take_next(staying, take_next)
+    paragraph_source = params.get("drop_paragraphs_with")
+    if paragraph_source:
+        _drop_paragraphs(lines, staying, user_pattern(paragraph_source))
     block_start = params.get("block_start")
     if block_start:
         _only_inside_blocks(lines, staying, user_pattern(block_start), user_pattern(params["block_end"]))
@@ -151,6 +161,29 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     if stripped > in_folds:
         kept.append(f"... ({plural(stripped - in_folds, label)} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
+
+
+def _take_next(staying: list[bool], count: int) -> None:
+    """Strip, with each line the patterns strip, the ``count`` lines after it (a heading's value)."""
+    matched = [index for index, stays in enumerate(staying) if not stays]
+    for index in matched:
+        staying[index + 1 : index + 1 + count] = [False] * len(staying[index + 1 : index + 1 + count])
+
+
+def _drop_paragraphs(lines: list[str], staying: list[bool], marked: Any) -> None:
+    """Strip each paragraph (a run of non-blank lines) with a line ``marked`` matches, and the blank line after it."""
+    start = 0
+    while start < len(lines):
+        if not lines[start].strip():
+            start += 1
+            continue
+        end = start
+        while end < len(lines) and lines[end].strip():
+            end += 1
+        if any(marked.search(lines[row]) is not None for row in range(start, end)):
+            stop = end + 1 if end < len(lines) else end
+            staying[start:stop] = [False] * (stop - start)
+        start = end
 
 
 def _only_inside_blocks(lines: list[str], staying: list[bool], start: Any, end: Any) -> None:
