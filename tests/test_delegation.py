@@ -277,3 +277,19 @@ def test_tap_of_any_test_program_under_make_is_read_as_tap() -> None:
     # node's TAP under make stays node's
     node = _all_cases()["make/q52b_gl_make_test"].raw
     assert graph.filter("make test", node, 2).rules == ("js-test", "node-internal-frames")
+
+
+def test_a_manifest_rendered_under_make_is_read_as_kubectls() -> None:
+    # batch 59b: `make k8s-render` echoes `kubectl kustomize` and prints 120 lines of YAML; make's
+    # head-and-tail cut dropped the replica count and two image tags from its middle
+    graph = _graph()
+    raw = _all_cases()["kubectl/q59b_kubectl_make_render"].raw
+    result = graph.filter("make k8s-render", raw, 0)
+    assert result.rules == ("kubectl", "kubectl-long")
+    lines = [line.strip().removeprefix("- ") for line in result.output.split("\n")]
+    for kept in ("replicas: 3", "image: registry.example.com/shop/catalog:2.4.0",
+                 "image: registry.example.com/shop/exporter:0.9.0"):
+        assert kept in lines
+    assert shown_tool("apiVersion: v1\nkind: ConfigMap\n") == "kubectl kustomize"
+    # a line that only starts like one is no manifest
+    assert shown_tool("apiVersion: is the first key\nkind: of a manifest\n") is None

@@ -86,6 +86,9 @@ TOOLS: tuple[tuple[str, str, str, str | None, str], ...] = (
     # Django's runner is unittest's, with its test databases around it
     ("python manage.py test", "unittest", "tests", "test database for alias", r"^(?:Creating|Destroying|Using existing) test database for alias '\w+'"),
     ("python -m unittest", "unittest", "tests", "Ran ", r"^Ran \d+ tests? in [\d.]+s$"),
+    # a rendered manifest (`make render` over kubectl kustomize or helm template): its answer is on any
+    # line, which the runner's head-and-tail cut would lose
+    ("kubectl kustomize", "kubectl", "findings", "\nkind: ", r"^apiVersion: (?:v1|[\w.-]+/v\d\w*)$"),
     # Sphinx's first line (`make html` in a docs folder)
     ("sphinx-build", "sphinx", "findings", "Running Sphinx v", r"^Running Sphinx v\d"),
     # ctest's totals, or a GoogleTest binary's first test (the one that crashed may be its last)
@@ -100,6 +103,7 @@ FAMILY_PROGRAMS = {
     "format": {"black", "isort", "ruff", "prettier"}, "pytest": {"pytest", "py.test"}, "go": {"go"},
     "jest": {"jest", "node"}, "vitest": {"vitest", "node"}, "mocha": {"mocha", "node"}, "node": {"node"},
     "unittest": {"unittest"}, "sphinx": {"sphinx-build"}, "ctest": {"ctest"},
+    "kubectl": {"kubectl", "kustomize", "helm", "oc"},
 }
 TOOL_PROGRAMS = frozenset(program for programs in FAMILY_PROGRAMS.values() for program in programs)
 _FAMILIES = {command: family for command, family, *_ in TOOLS}
