@@ -241,7 +241,10 @@ def test_pip_upgrade_keeps_what_it_replaced(graph: MatcherGraph) -> None:
     assert "Found existing installation: click 8.1.7" in lines
     assert "Successfully uninstalled click-8.1.7" in lines
     assert "Attempting uninstall: click" in lines  # which package the upgrade replaces (batch 23)
-    assert "Uninstalling click-8.1.7:" not in lines  # the step between the two above
+    assert "Uninstalling click-8.1.7:" in lines  # the step between the two above (batch 60b's reviewer)
+    # and a downgrade's, which a fresh checkout's pinned requirements make
+    downgrade = graph.filter("pip install -r requirements.txt", _raw("pip/q60b_pip_requirements_ok"), 0)
+    assert "    Uninstalling iniconfig-2.3.1:" in downgrade.output.split("\n")
 
 
 def test_pip_wheel_keeps_what_it_saved_and_loses_the_downloads_and_bars(graph: MatcherGraph) -> None:
