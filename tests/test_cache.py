@@ -84,3 +84,18 @@ def test_warm_invocation_imports_no_front_end(tmp_path: Path) -> None:
     assert decision["decision"] == "allow" and decision["rule"] == "permissions.bash[0]"
     assert "lark" in cold.splitlines()[-1] and "pydantic" in cold.splitlines()[-1]
     assert warm.splitlines()[-1] == "HEAVY  0"
+
+
+def test_the_builtin_credential_patterns_are_part_of_the_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # every graph's security pass compiles security.toml: an edited pattern file must not be served
+    # the scanner compiled from the old one
+    from zeph_rules.engine import loader
+
+    rules = tmp_path / "rules.toml"
+    rules.write_text(RULES)
+    inputs = loader._read_inputs([rules], builtin=False)
+    before = loader._graph_key(inputs, False)
+    patterns = tmp_path / "security.toml"
+    patterns.write_bytes(Path(loader._SECURITY_FILE).read_bytes() + b"\n# edited\n")
+    monkeypatch.setattr(loader, "_SECURITY_FILE", str(patterns))
+    assert loader._graph_key(inputs, False) != before

@@ -357,6 +357,10 @@ def test_placeholders_stay_quiet(patterns):
         "PWD=/home/user/project",
         "token_type: bearer",
         "max_tokens=4096",
+        # a tool's own redaction of the value (npm config ls -l, terraform's sensitive values, CI logs)
+        "password = (protected)",
+        "password = (sensitive value)",
+        "db_password: [REDACTED]",
     ]
     rng = random.Random(13)
     quiet.append(f'hash_key = "{_random_token(rng, 32, "0123456789abcdef")}"')

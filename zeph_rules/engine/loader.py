@@ -104,9 +104,16 @@ def load_ruleset(paths: Sequence[str | Path] = (), builtin: bool = True) -> Rule
     return desugar(sources)
 
 
+#: the built-in credential patterns: every graph's security pass compiles them, with or without the
+#: built-in rules, so they are part of every graph's cache key
+_SECURITY_FILE = os.path.join(_BUILTIN_FOLDER, "security.toml")
+
+
 def _graph_key(inputs: Sequence[tuple[str, str | Path, bytes | None]], builtin: bool) -> str:
     """Return the cache key of the graph compiled from ``inputs`` (see ``cache.fingerprint``)."""
-    return fingerprint([(name, data if data is not None else b"\0missing") for name, _, data in inputs],
+    security = _read_bytes(_SECURITY_FILE)
+    return fingerprint([(name, data if data is not None else b"\0missing") for name, _, data in inputs]
+                       + [("<builtin>/security.toml", security if security is not None else b"\0missing")],
                        options=f"builtin={builtin}")
 
 
