@@ -556,3 +556,30 @@ def test_warnings_made_errors_fold_like_warnings_and_lints_that_are_errors_do_no
     # and a compiler's own errors never fold
     errors = _raw("cargo/q52_cargo_build_four_errors")
     assert STRATEGIES["group_by_rule"](errors, {}, 101).text.count("error[E") == errors.count("error[E")
+
+
+def test_a_promoted_lints_other_messages_fold_too_though_only_its_first_names_it() -> None:
+    # batch 60: under `-D warnings` rustc says "`-D deprecated` implied by `-D warnings`" once, under
+    # the first of 50 deprecated uses; the other four messages (`fmt_money`: renamed, `add_entry`: use
+    # `record` ...) carry no note and stayed whole, 20 % saved
+    raw = _raw("cargo/q60_clippy_deny_warnings")
+    text = STRATEGIES["group_by_rule"](raw, {}, 101).text
+    places = [line.strip() for line in raw.split("\n") if line.strip().startswith("-->")]
+    assert len(places) == 50 and all(place in text for place in places)
+    for message in ("use of deprecated function `tallyrs::fmt_money`: renamed to `format_cents`",
+                    "use of deprecated method `tallyrs::Ledger::add_entry`: use `Ledger::record` instead"):
+        assert any(line.startswith("== error: ") and line.endswith(message) for line in text.split("\n"))
+    assert len(text) < len(raw) // 3
+    # cargo's own "error: test failed, to rerun pass ..." lines are in no source: they never fold
+    chain = STRATEGIES["group_by_rule"](_raw("cargo/q32b_cargo_semicolon_all"), {}, 101).text.split("\n")
+    assert "error: test failed, to rerun pass `--test ledger_file`" in chain and "   Doc-tests ledgerline" in chain
+    # a lint that is an error by default keeps every site whole, promoted lints around it or not
+    denied = ("error: this operation will panic at runtime\n --> src/lib.rs:3:5\n  |\n3 |     x[5]\n"
+              "  |     ^^^^ index out of bounds: the length is 4 but the index is 5\n  |\n"
+              "  = note: `#[deny(unconditional_panic)]` on by default\n\n"
+              "error: this operation will panic at runtime\n --> src/lib.rs:9:5\n  |\n9 |     x[7]\n"
+              "  |     ^^^^ index out of bounds: the length is 4 but the index is 7\n\n"
+              "error: unused variable: `y`\n --> src/lib.rs:2:9\n  |\n2 |     let y = 1;\n  |         ^ help: `_y`\n  |\n"
+              "  = note: `-D unused-variables` implied by `-D warnings`\n\n")
+    kept = STRATEGIES["group_by_rule"](denied, {}, 101).text.split("\n")
+    assert "3 |     x[5]" in kept and "9 |     x[7]" in kept and not any(line.startswith("== ") for line in kept)

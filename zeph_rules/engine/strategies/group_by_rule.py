@@ -43,6 +43,8 @@ if TYPE_CHECKING:
 # rustc / clippy / ruff-full heads: the location follows on a "  --> path:line:col" line
 #: rustc's note under the first report of a warning made an error: "`-D clippy::x` implied by `-D warnings`"
 _PROMOTED = _regex.compile(r"^\s*= note: `(?:-D |#\[deny\()[\w:-]+\)?\]?` implied by `")
+#: the note under the first report of a lint that is an error whatever the flags: "`#[deny(clippy::x)]` on by default"
+_DENIED_BY_DEFAULT = _regex.compile(r"^\s*= note: `#\[deny\([\w:-]+\)\]` on by default")
 _RUST_HEAD = _regex.compile(r"^(?P<severity>warning|error)(?:\[(?P<rule>[\w:-]+)\])?: (?P<message>.+)$")
 _RUFF_HEAD = _regex.compile(r"^(?P<rule>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<message>.+)$")
 _ARROW = _regex.compile(r"^\s*--> (?P<location>\S+)")
@@ -564,6 +566,28 @@ def _without_repeats(items: list[Diagnostic | str]) -> tuple[list[Diagnostic | s
     return kept, repeats
 
 
+def _repeated_lint_errors(diagnostics: list[Diagnostic]) -> set[str]:
+    """Return the shapes of the codeless errors that repeat, in a run whose warnings are errors.
+
+    rustc names a promoted lint once, under its first report, and a lint's messages differ (``use of
+    deprecated function `a`: renamed``, then ``use of deprecated method `b`: use `c```): in such a
+    run an error without a code that repeats, located in the source, is a lint too (batch 60's 50
+    deprecated uses), unless it is a lint denied by default, whose every site a reader fixes (its
+    first report says so).  cargo's own ``error: test failed, to rerun pass `--lib``` has no place.
+    """
+    denied = [d for d in diagnostics if d.severity == "error" and any(_DENIED_BY_DEFAULT.search(line) for line in d.lines)]
+    denied_rules = {d.rule for d in denied if d.rule}
+    denied_shapes = {_shape(d.message) for d in denied}
+    counts: dict[str, int] = {}
+    for diagnostic in diagnostics:
+        if (diagnostic.ends_at_blank and diagnostic.severity == "error" and diagnostic.lines[0].startswith("error: ")
+                and len(diagnostic.lines) > 1 and _ARROW.match(diagnostic.lines[1])
+                and not (diagnostic.rule and diagnostic.rule in denied_rules)):
+            shape = _shape(diagnostic.message)
+            counts[shape] = counts.get(shape, 0) + 1
+    return {shape for shape, count in counts.items() if count > 1 and shape not in denied_shapes}
+
+
 def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> list[str]:
     items, repeats = _without_repeats(items)
     diagnostics = [item for item in items if isinstance(item, Diagnostic)]
@@ -582,6 +606,8 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
     # warnings were kept whole, 4 % saved); a compiler's own error never folds, nor a lint that is an
     # error by default (clippy's correctness lints: batch 53's reviewer quoted each macro site)
     promoted = {_shape(d.message) for d in diagnostics if d.severity == "error" and any(_PROMOTED.search(line) for line in d.lines)}
+    if promoted:
+        promoted |= _repeated_lint_errors(diagnostics)
     for diagnostic in diagnostics:
         if diagnostic.ends_at_blank and diagnostic.severity == "error" and _shape(diagnostic.message) in promoted:
             diagnostic.foldable = True
