@@ -1092,3 +1092,18 @@ def test_make_print_database_keeps_the_makefiles_variables_and_rules(graph: Matc
         assert gone in raw.split("\n") and gone not in lines
     assert lines[-2].startswith("... (") and lines[-2].endswith(" built-in or environment lines stripped) ...")
     assert result.filtered_bytes < result.raw_bytes / 4
+
+
+def test_go_builds_errors_never_fold_though_their_lines_name_no_severity(graph: MatcherGraph) -> None:
+    # batch 61b: `undefined: model.Message` ten times in each of nine packages was folded as go vet's
+    # findings fold, each place in an "also at" list, not as the line its reviewer quoted
+    raw = _raw("go/q61b_go_build_too_many")
+    result = graph.filter("go build ./...", raw, 2)
+    assert result.rules == ("go-build",)
+    lines = result.output.split("\n")
+    errors = [line for line in raw.split("\n") if ": undefined: model.Message" in line]
+    assert len(errors) == 90 and all(line in lines for line in errors)
+    assert "# example.com/relayd/internal/audit" in lines and not any("also at" in line for line in lines)
+    # a build that succeeded printed no error: `-gcflags=-m`'s decisions still fold
+    decisions = graph.filter("go build -gcflags=-m=2 ./...", _raw("go/q38_go_build_gcflags_m2"), 0)
+    assert decisions.filtered_bytes < 0.9 * decisions.raw_bytes and "also at" in decisions.output

@@ -293,3 +293,14 @@ def test_a_manifest_rendered_under_make_is_read_as_kubectls() -> None:
     assert shown_tool("apiVersion: v1\nkind: ConfigMap\n") == "kubectl kustomize"
     # a line that only starts like one is no manifest
     assert shown_tool("apiVersion: is the first key\nkind: of a manifest\n") is None
+
+
+def test_go_builds_errors_under_a_runner_are_read_as_go_builds_not_vets() -> None:
+    # batch 61b: go build's errors are lines like go vet's findings; under `make build` the go vet
+    # signature took them and its rules folded the ninety `undefined: model.Message`
+    raw = _all_cases()["go/q61b_go_build_too_many"].raw
+    assert shown_tool(raw) == "go build"
+    result = _graph().filter("make build", raw, 2)
+    assert result.rules == ("go-build",) and "internal/store/store.go:6:23: undefined: model.Message" in result.output
+    # vet's own findings are still vet's
+    assert shown_tool(_all_cases()["go/q27b_go_vet_and_test"].raw) == "go vet"

@@ -72,8 +72,13 @@ TOOLS: tuple[tuple[str, str, str, str | None, str], ...] = (
     # go test: a package's verdict line, or a test's
     ("go test", "go", "tests", "\t", r"^(?:ok  \t\S+\t|FAIL\t\S+\t[\d.]+s$|FAIL\t\S+ \[(?:build|setup) failed\]$"
                                      r"|--- (?:FAIL|PASS): \S+ \([\d.]+s\)$)"),
-    # go vet (and go build): a package's "# path" line, then a finding located in one of its files; after
-    # go test, whose failed builds print the same lines above their verdicts
+    # go build's errors, located as go vet's findings are, in the type checker's words (`undefined: x`);
+    # before go vet, whose rules fold them, and after go test, whose failed builds print the same lines
+    ("go build", "go", "findings", ".go:", r"^\S+\.go:\d+:\d+: (?:undefined: |cannot use |declared and not used|"
+                                           r"declared but not used|imported and not used|syntax error: |missing return|"
+                                           r"(?:not enough|too many) arguments in call|assignment mismatch|too many errors$)"),
+    # go vet: a package's "# path" line, then a finding located in one of its files; after go test, whose
+    # failed builds print the same lines above their verdicts
     ("go vet", "go", "findings", ".go:", r"^# \S+\n\S+\.go:\d+:\d+: "),
     ("npx jest", "jest", "tests", "Tests:", r"^Tests:\s+(?:\d+ \w+, )*\d+ total$"),
     ("npx vitest run", "vitest", "tests", "Test Files", r"^\s*Test Files\s+(?:\d+ \w+ \| )*\d+ \w+ \(\d+\)$"),

@@ -153,6 +153,9 @@ class GroupByRule(Strict):
     rule_pattern: OptionalRegex = None
     #: false for commands that may print no diagnostics at all (make): such output passes through as Full
     require_diagnostics: bool = True
+    #: the severity of a ``path:line:col: message`` line that names none when the command failed: go
+    #: build's errors say no "error" (when it succeeded such lines are findings: ``-gcflags=-m``'s)
+    unlabelled_severity: Literal["warning", "error"] = "warning"
 
 
 class GitStatus(Strict):

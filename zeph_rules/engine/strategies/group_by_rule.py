@@ -863,6 +863,20 @@ def _fold_repeats(lines: list[str], members: list[tuple[str, str, str] | None], 
     return out
 
 
+def _unlabelled_are_errors(items: list[Diagnostic | str]) -> None:
+    """Make each one-line finding whose line names no severity an error, which never folds.
+
+    go build prints a compile error as ``internal/x.go:6:23: undefined: model.Message``, as go vet
+    prints a finding: under a build's command it is an error, each of which a reader fixes where it
+    is (batch 61b's reviewer quoted the first of each package's ten).
+    """
+    for item in items:
+        if isinstance(item, Diagnostic) and not item.ends_at_blank:
+            head = _LOCATED.match(item.lines[0])
+            if head is not None and head["severity"] is None:
+                item.severity, item.foldable, item.folds_when_many = "error", False, False
+
+
 def _group_by_rule(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
     lines, ends_with_newline = split_lines(text)
     location_source, rule_source = params.get("location_pattern"), params.get("rule_pattern")
@@ -872,6 +886,8 @@ def _group_by_rule(text: str, params: Mapping[str, Any], exit_code: int | None) 
     if not text.strip():
         return StrategyResult(text, Confidence.FULL)
     items, summaries, noise = _parse(lines)
+    if params.get("unlabelled_severity") == "error" and exit_code != 0:
+        _unlabelled_are_errors(items)  # a build that succeeded printed no error (`-gcflags=-m`'s decisions)
     if not any(isinstance(item, Diagnostic) for item in items):
         other = any(
             item.strip() and not _OWN_CRATE.match(item) and not _CARGO_COMMAND.match(item)
