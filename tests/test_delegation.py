@@ -304,3 +304,15 @@ def test_go_builds_errors_under_a_runner_are_read_as_go_builds_not_vets() -> Non
     assert result.rules == ("go-build",) and "internal/store/store.go:6:23: undefined: model.Message" in result.output
     # vet's own findings are still vet's
     assert shown_tool(_all_cases()["go/q27b_go_vet_and_test"].raw) == "go vet"
+
+
+def test_a_cargo_alias_or_xtask_is_a_runner_of_cargos_tools() -> None:
+    # batch 59b: `cargo lint` (an alias for clippy with -D warnings) and `cargo xtask ci` met no rule
+    assert is_runner("cargo", "xtask ci") and is_runner("cargo", "--quiet lint") and is_runner("cargo", "make test")
+    assert not any(is_runner("cargo", rest) for rest in ("build", "+nightly clippy -- -D warnings", "-q test", "nextest run", ""))
+    cases, graph = _all_cases(), _graph()
+    lint = cases["cargo/q59b_clippy_lint_alias"]
+    assert graph.filter("cargo lint", lint.raw, 101).rules == ("cargo-build",)
+    ci = graph.filter("cargo xtask ci", cases["cargo/q59b_cargo_xtask_ci"].raw, 1)
+    assert ci.rules == ("cargo-test", "rust-backtrace") and ci.filtered_bytes < ci.raw_bytes / 2
+    assert "xtask ci: 2 step(s) failed: fmt, test" in ci.output.split("\n")

@@ -125,8 +125,24 @@ _SIGNATURES: list[Pattern[str]] = []
 _WINDOW = 64 * 1024
 
 
-def is_runner(program: str) -> bool:
-    """Whether a command whose program is ``program`` may be running another tool."""
+#: cargo's own subcommands and the plugins that print their own kind of output; any other word is an
+#: alias of the project's (`cargo lint` for clippy with its flags) or an xtask (`cargo xtask ci`), a
+#: runner of cargo's tools whose output shows which ran (cargo-make's `cargo make` is one too)
+CARGO_SUBCOMMANDS = frozenset({
+    "add", "b", "bench", "build", "c", "check", "clean", "clippy", "config", "d", "doc", "fetch", "fix", "fmt",
+    "generate-lockfile", "help", "info", "init", "install", "locate-project", "login", "logout", "metadata",
+    "miri", "new", "owner", "package", "pkgid", "publish", "r", "remove", "report", "rm", "run", "rustc",
+    "rustdoc", "search", "t", "test", "tree", "uninstall", "update", "vendor", "verify-project", "version",
+    "yank", "nextest", "llvm-cov", "audit", "deny", "outdated", "udeps", "expand", "watch", "tarpaulin",
+    "insta", "machete", "hack", "msrv", "semver-checks", "binstall", "upgrade", "set-version", "bloat",
+})
+
+
+def is_runner(program: str, arguments: str = "") -> bool:
+    """Whether a command whose program is ``program`` (with ``arguments``) may be running another tool."""
+    if program == "cargo":
+        subcommand = next((word for word in arguments.split() if not word.startswith(("-", "+"))), None)
+        return subcommand is not None and subcommand not in CARGO_SUBCOMMANDS
     return program in RUNNERS or "/" in program or program.endswith((".sh", ".bash"))
 
 

@@ -179,7 +179,7 @@ def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) 
         runner = False
         if not any(rule.effect == "test_summary" for rule in matched):
             words = (filter_subject(command, exit_code).command or "").split(None, 1)
-            runner = bool(words) and is_runner(words[0])
+            runner = bool(words) and is_runner(words[0], words[1] if len(words) > 1 else "")
         chain = not runner and is_chain(command)
         if runner or chain:
             tools = tuple((tool, _planned(graph.matching_filters(tool, exit_code))) for tool, *_ in TOOLS)
