@@ -1107,3 +1107,20 @@ def test_go_builds_errors_never_fold_though_their_lines_name_no_severity(graph: 
     # a build that succeeded printed no error: `-gcflags=-m`'s decisions still fold
     decisions = graph.filter("go build -gcflags=-m=2 ./...", _raw("go/q38_go_build_gcflags_m2"), 0)
     assert decisions.filtered_bytes < 0.9 * decisions.raw_bytes and "also at" in decisions.output
+
+
+def test_pip_verbose_drops_other_projects_links_and_its_bookkeeping_and_keeps_why_a_link_was_skipped(
+        graph: MatcherGraph) -> None:
+    # batch 61: `pip install -vv --find-links wheelhouse` listed every wheel of the folder under each
+    # of 91 requirements, "wrong project name", 8,451 of 9,292 lines, and the build tracker's lines
+    raw = _raw("pip/q61_pip_install_verbose_fresh")
+    result = graph.filter("pip install -vv --no-index --find-links wheelhouse monoapp", raw, 0)
+    lines = result.output.split("\n")
+    assert not any("wrong project name" in line or "build tracker" in line for line in lines)
+    found = [line for line in raw.split("\n") if line.startswith("Found link file:")]
+    assert len(found) == 94 and all(line in lines for line in found)
+    assert any(line.startswith("Successfully installed mono-pkg001-1.0.0 ") for line in lines)
+    assert result.filtered_bytes < result.raw_bytes / 20
+    # a link skipped for a reason of its own stays: why a version was not chosen
+    reqs = graph.filter("pip install -v -r requirements-dev.txt", _raw("pip/q58b_pip_install_v_reqs"), 0).output
+    assert "Skipping link: none of the wheel's tags (py2-none-any) are compatible" in reqs
