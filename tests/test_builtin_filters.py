@@ -1124,3 +1124,15 @@ def test_pip_verbose_drops_other_projects_links_and_its_bookkeeping_and_keeps_wh
     # a link skipped for a reason of its own stays: why a version was not chosen
     reqs = graph.filter("pip install -v -r requirements-dev.txt", _raw("pip/q58b_pip_install_v_reqs"), 0).output
     assert "Skipping link: none of the wheel's tags (py2-none-any) are compatible" in reqs
+
+
+def test_a_long_manifest_keeps_every_image_and_not_its_repeated_keys(graph: MatcherGraph) -> None:
+    # batch 61: a 5,599-line render of 300 objects was cut to head and tail, its middle kept as 800
+    # `data:` and `metadata:` lines taken for section headers, and svc-001's image was gone
+    raw = _raw("kubectl/q61_kubectl_kustomize_prod")
+    result = graph.filter("kubectl kustomize overlays/prod", raw, 0)
+    lines = result.output.split("\n")
+    images = [line for line in raw.split("\n") if line.strip().startswith("image: ")]
+    assert len(images) == 100 and all(image in lines for image in images)
+    assert lines.count("metadata:") < 100  # the head's and the tail's; the middle's 400 went
+    assert result.filtered_bytes < result.raw_bytes / 4

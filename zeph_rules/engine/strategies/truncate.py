@@ -263,8 +263,13 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: i
         shape_count[shape] = shape_count.get(shape, 0) + 1
     path_depths = {index: depth for index in middle if (depth := _path_depth(lines[index])) is not None}
     top = min(path_depths.values(), default=0)
+    headers = [index for index in middle if _HEADER.match(lines[index])]
+    header_count: dict[str, int] = {}
+    for index in headers:
+        header_count[lines[index]] = header_count.get(lines[index], 0) + 1
     kinds = (
-        [index for index in middle if _HEADER.match(lines[index])],
+        # a header names its section once (`src/api:`); one repeated is a key (a manifest's `metadata:`)
+        [index for index in headers if header_count[lines[index]] == 1],
         [index for index, depth in depths.items() if depth == shallowest and lines[index].strip()]
         if shallowest < max(depths.values(), default=0) else [],
         [index for index, depth in path_depths.items() if depth == top]
