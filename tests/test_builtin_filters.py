@@ -1136,3 +1136,14 @@ def test_a_long_manifest_keeps_every_image_and_not_its_repeated_keys(graph: Matc
     assert len(images) == 100 and all(image in lines for image in images)
     assert lines.count("metadata:") < 100  # the head's and the tail's; the middle's 400 went
     assert result.filtered_bytes < result.raw_bytes / 4
+
+
+def test_pip_download_keeps_what_it_downloaded_and_how_big(graph: MatcherGraph) -> None:
+    # batch 62: `pip download` is asked for its downloads; its reviewer quoted each `Downloading` line
+    # beside the `Saved` lines, which pip install's and pip wheel's rules let go
+    raw = _raw("pip/q62_pip_download_progress_bar")
+    lines = graph.filter("pip download --no-deps --progress-bar on -d dl pygments==2.17.2 rich==13.7.0", raw, 0).output.split("\n")
+    assert "  Downloading pygments-2.17.2-py3-none-any.whl (1.2 MB)" in lines
+    assert "  Downloading rich-13.7.0-py3-none-any.whl (240 kB)" in lines
+    assert "Saved ./dl/rich-13.7.0-py3-none-any.whl" in lines
+    assert not any("━" in line for line in lines)  # the finished bars still go
