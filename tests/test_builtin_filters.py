@@ -1147,3 +1147,17 @@ def test_pip_download_keeps_what_it_downloaded_and_how_big(graph: MatcherGraph) 
     assert "  Downloading rich-13.7.0-py3-none-any.whl (240 kB)" in lines
     assert "Saved ./dl/rich-13.7.0-py3-none-any.whl" in lines
     assert not any("━" in line for line in lines)  # the finished bars still go
+
+
+def test_a_pytest_run_that_crashed_before_printing_is_pytests_and_keeps_the_crash(graph: MatcherGraph) -> None:
+    # batch 62b: `pytest -q` segfaulted in a C extension before its first dot: faulthandler's dump of
+    # 35 frames was all there was, no pytest line, and the whole of it stayed
+    raw = _raw("pytest/q62b_pytest_segfault")
+    result = graph.filter("python3.11 -m pytest -q -p no:cacheprovider", raw, 139)
+    assert result.confidence is not Confidence.FALLBACK
+    lines = result.output.split("\n")
+    for kept in ("Fatal Python error: Segmentation fault",
+                 '  File "/tmp/zeph-fixtures/q62b/fastsum/tests/test_crash.py", line 5 in test_peek_negative_index',
+                 "Extension modules: fastsum._core (total: 1)"):
+        assert kept in lines
+    assert not any("/_pytest/" in line for line in lines)

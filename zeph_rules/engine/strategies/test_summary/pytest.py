@@ -125,13 +125,26 @@ _MACHINERY_FRAME = _regex.compile(
 )
 
 
+#: a frame of pytest's own in faulthandler's dump: ``  File "/.../_pytest/runner.py", line 179 in pytest_runtest_call``
+_PYTEST_FAULTHANDLER_FRAME = _regex.compile(r'^\s+File "[^"]*/_pytest/[^"]*", line \d+ in \w+$')
+
+
 def looks_like_pytest(lines: list[str]) -> bool:
-    """Return whether the output comes from pytest."""
+    """Return whether the output comes from pytest.
+
+    A run that crashed before ``-q`` printed anything (a segfault in a C extension) is pytest's when
+    faulthandler's dump of the crash runs through pytest's own frames.
+    """
+    crashed = False
     for line in lines:
         section = _SECTION.match(line)
         if section and (section["title"] in ("test session starts", "short test summary info", "FAILURES", "ERRORS")):
             return True
         if _FINAL.match(line) and " in " in line or _COLLECTED.match(line):
+            return True
+        if line.startswith("Fatal Python error: "):
+            crashed = True
+        elif crashed and _PYTEST_FAULTHANDLER_FRAME.match(line):
             return True
     return False
 
