@@ -583,3 +583,20 @@ def test_a_promoted_lints_other_messages_fold_too_though_only_its_first_names_it
               "  = note: `-D unused-variables` implied by `-D warnings`\n\n")
     kept = STRATEGIES["group_by_rule"](denied, {}, 101).text.split("\n")
     assert "3 |     x[5]" in kept and "9 |     x[7]" in kept and not any(line.startswith("== ") for line in kept)
+
+
+def test_clippys_link_to_a_lints_documentation_goes_where_a_note_names_the_lint() -> None:
+    # the URL repeats the lint its note names ("`#[warn(clippy::len_zero)]` on by default", "-D
+    # clippy::needless-return implied by -D warnings"); where no note names it the link is its name
+    raw = _raw("cargo/q62_clippy_dumb_ci")
+    text = STRATEGIES["group_by_rule"](raw, {}, 101).text
+    lines = text.split("\n")
+    assert "   = note: `#[warn(clippy::len_zero)]` on by default" in lines
+    assert not any("index.html#len_zero" in line for line in lines)
+    assert "... (7 links to lints' documentation omitted) ..." in lines
+    alone = ("warning: length comparison to zero\n  --> src/lib.rs:3:5\n   |\n3 |     v.len() == 0\n   |     ^^^^^^^^^^^^\n"
+             "   |\n   = help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#len_zero\n\n")
+    assert "index.html#len_zero" in STRATEGIES["group_by_rule"](alone, {}, 0).text
+    promoted = _raw("cargo/q59b_clippy_lint_alias")
+    kept = STRATEGIES["group_by_rule"](promoted, {}, 101).text
+    assert "`-D clippy::needless-return` implied by `-D warnings`" in kept and "#needless_return" not in kept

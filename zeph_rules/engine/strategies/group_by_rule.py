@@ -50,6 +50,8 @@ _RUFF_HEAD = _regex.compile(r"^(?P<rule>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<messa
 _ARROW = _regex.compile(r"^\s*--> (?P<location>\S+)")
 _RUST_RULE_NOTE = _regex.compile(r"#\[(?:warn|deny|forbid)\((?P<rule>[\w:]+)\)\]")
 _CLIPPY_URL = _regex.compile(r"rust-clippy/.*#(?P<lint>\w+)")
+#: clippy's "= help: for further information visit https://rust-lang.github.io/rust-clippy/.../index.html#len_zero"
+_CLIPPY_LINK = _regex.compile(r"^\s*= help: for further information visit https://\S*rust-clippy/\S*#(?P<lint>\w+)$")
 
 # one-line heads: "path:line[:col]: [severity[code]: ]message" (go vet may say "vet: " first)
 _LOCATED = _regex.compile(
@@ -487,7 +489,7 @@ def _primary_code_line(diagnostic: Diagnostic) -> int | None:
     return None
 
 
-def _compact(diagnostic: Diagnostic, is_error: bool, keep_primary: bool = False) -> tuple[list[str], int, int]:
+def _compact(diagnostic: Diagnostic, is_error: bool, keep_primary: bool = False) -> tuple[list[str], int, int, int]:
     """Return the diagnostic without its source excerpt; a compiler's error is kept whole.
 
     An error (``is_error``, not one a linter repeats) keeps every excerpt line
@@ -496,8 +498,9 @@ def _compact(diagnostic: Diagnostic, is_error: bool, keep_primary: bool = False)
     ``2 | use std::fs::read_to_string;``, is what a reader applies; batch 22
     asked for it three times).  Another diagnostic keeps its labelled lines
     only if it is an error a linter may repeat.  Also cut are the notes into
-    system headers past the first two.  Returns the kept lines, the excerpt
-    lines cut and the notes cut.
+    system headers past the first two, and clippy's link to a lint's documentation where a note names
+    the lint (``= note: `#[warn(clippy::len_zero)]` on by default``): the name is what a reader looks
+    up.  Returns the kept lines, the excerpt lines cut, the notes cut and the links cut.
     """
     lines = diagnostic.lines
     quoted: set[int] = set()
@@ -514,10 +517,14 @@ def _compact(diagnostic: Diagnostic, is_error: bool, keep_primary: bool = False)
     quoted.update(index for index in range(helped, len(lines)) if _SUGGESTED.match(lines[index]))
     quoted.update(index for index, line in enumerate(lines) if index and _INLINE_HELP.match(line))
     kept: list[str] = []
-    cut = notes_cut = system_notes = 0
+    cut = notes_cut = system_notes = links_cut = 0
     for index, line in enumerate(lines):
         if not line.strip():
             continue  # tsc --pretty spaces its code frames with blank lines
+        link = _CLIPPY_LINK.match(line) if index else None
+        if link is not None and _names_lint(lines, index, link["lint"]):
+            links_cut += 1
+            continue
         excerpt = index in carets or index in code or (
             _EXCERPT.match(line) and not _ARROW.match(line) and not (is_error and _LABEL.match(line))
             and not _ANALYZER_EVENT.match(line)
@@ -531,7 +538,13 @@ def _compact(diagnostic: Diagnostic, is_error: bool, keep_primary: bool = False)
                 notes_cut += 1
                 continue
         kept.append(line)
-    return kept, cut, notes_cut
+    return kept, cut, notes_cut, links_cut
+
+
+def _names_lint(lines: list[str], link_row: int, lint: str) -> bool:
+    """Whether a line of the diagnostic but its documentation link names ``lint`` (``-D clippy::len-zero`` too)."""
+    names = (f"clippy::{lint}", f"clippy::{lint.replace('_', '-')}")
+    return any(row != link_row and any(name in line for name in names) for row, line in enumerate(lines))
 
 
 def _without_repeats(items: list[Diagnostic | str]) -> tuple[list[Diagnostic | str], int]:
@@ -629,7 +642,7 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
             groups.setdefault(key, []).append(diagnostic)
     group_of = {id(member): members for members in groups.values() for member in members}
     out: list[str] = []
-    excerpts = system_notes = 0
+    excerpts = system_notes = links = 0
     for item in items:
         if isinstance(item, str):
             out.append(item)
@@ -638,10 +651,11 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         if members is None or (not item.ends_at_blank and len(members) < fold_from):
             # errors are never grouped; a few one-line warnings read best as they came
             # an error keeps the lines that label its code; a finding that never folds (ruff's) need not
-            lines, cut, notes_cut = _compact(item, members is None and item.severity in ("error", "fatal error"),
-                                             keep_primary=True)
+            lines, cut, notes_cut, links_cut = _compact(
+                item, members is None and item.severity in ("error", "fatal error"), keep_primary=True)
             excerpts += cut
             system_notes += notes_cut
+            links += links_cut
             out.extend(lines)
             if item.ends_at_blank:
                 out.append("")
@@ -652,9 +666,11 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         if len(members) > 1 and first.ends_at_blank:
             # one-line formats name the rule on every line already; blocks get a header
             out.append(f"== {_group_key(first, rule_of_shape)} x{len(members)}: {first.message}")
-        lines, cut, notes_cut = _compact(first, False, keep_primary=True)
-        excerpts += cut + sum(len(_compact(other, False)[0]) - 1 for other in members[1:])
+        lines, cut, notes_cut, links_cut = _compact(first, False, keep_primary=True)
+        # the group's other members stand as their places: the rest of each is counted as cut
+        excerpts += cut + sum(len(kept) - 1 + linked for kept, _, _, linked in (_compact(other, False) for other in members[1:]))
         system_notes += notes_cut
+        links += links_cut
         out.extend(lines)
         out.extend(_other_members(first, members[1:]))
         if first.ends_at_blank:
@@ -671,6 +687,8 @@ def _render(items: list[Diagnostic | str], summaries: list[str], noise: int) -> 
         out.append(omitted_marker(repeats, "diagnostic", "repeating one above word for word"))
     if system_notes:
         out.append(omitted_marker(system_notes, "note", "into system headers past the first two per diagnostic"))
+    if links:
+        out.append(omitted_marker(links, "link", "to lints' documentation"))  # each lint stays named in its note
     out.extend(summaries)
     cleaned: list[str] = []
     for line in out:
