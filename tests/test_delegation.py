@@ -316,3 +316,15 @@ def test_a_cargo_alias_or_xtask_is_a_runner_of_cargos_tools() -> None:
     ci = graph.filter("cargo xtask ci", cases["cargo/q59b_cargo_xtask_ci"].raw, 1)
     assert ci.rules == ("cargo-test", "rust-backtrace") and ci.filtered_bytes < ci.raw_bytes / 2
     assert "xtask ci: 2 step(s) failed: fmt, test" in ci.output.split("\n")
+
+
+def test_a_failed_build_script_under_a_runner_is_read_as_cargos() -> None:
+    # batch 62b: a build.rs whose C compile failed prints cargo's "failed to run custom build command"
+    # and no rustc diagnostic; under `make` the runner's head-and-tail cut took the line saying which
+    # build script exited 101
+    case = _all_cases()["cargo/q62b_cargo_build_c_syntax_error"]
+    assert shown_tool(case.raw) == "cargo build"
+    result = _graph().filter("make test", case.raw, case.exit_code)
+    assert result.rules == ("cargo-build",)
+    assert any(line.endswith("build-script-build` (exit status: 101)") for line in result.output.split("\n"))
+    assert "  csrc/pack.c:6:15: error: expected ‘;’ before ‘return’" in result.output.split("\n")

@@ -54,6 +54,8 @@ TOOLS: tuple[tuple[str, str, str, str | None, str], ...] = (
     # rustc and clippy: a diagnostic's head, then its location under an arrow
     ("cargo build", "cargo", "findings", "--> ", r"^(?:warning|error)(?:\[[\w:-]+\])?: .+\n\s*--> \S+:\d+:\d+$"),
     ("cargo fmt --check", "cargo", "findings", "Diff in ", r"^Diff in \S+(?: at line \d+)?:(?:\d+:)?$"),
+    # a build script that failed (its C compiler's errors are in its captured stderr, below)
+    ("cargo build", "cargo", "findings", "custom build command", r"^error: failed to run custom build command for `"),
     # linters' findings (ruff, flake8 and pylint; mypy; eslint's stylish): the linters rule reads them all
     ("ruff check", "lint", "findings", None, r"^[^\s:]+:\d+:\d+: (?:[A-Z]{1,4}\d{2,4} |[CRWEFI]\d{4}: )"
                                              r"|^[^\s:]+:\d+: error: .*  \[[\w-]+\]$|^Found \d+ errors? in \d+ files? \(checked"
