@@ -328,3 +328,17 @@ def test_a_failed_build_script_under_a_runner_is_read_as_cargos() -> None:
     assert result.rules == ("cargo-build",)
     assert any(line.endswith("build-script-build` (exit status: 101)") for line in result.output.split("\n"))
     assert "  csrc/pack.c:6:15: error: expected ‘;’ before ‘return’" in result.output.split("\n")
+
+
+def test_a_ci_logs_parallel_steps_are_read_job_by_job_under_their_timestamps() -> None:
+    # batch 63b: a CI job's log stamps every line, and its two parallel steps tag theirs ([lint],
+    # [test]); the stamps hid the tags, no tool showed, and make's cut lost a clippy location
+    case = _all_cases()["cargo/q63b_clippy_par_lint_test"]
+    for runner in ("make test", case.command):
+        result = _graph().filter(runner, case.raw, case.exit_code)
+        assert "cargo-test" in result.rules and "cargo-build" in result.rules
+        lines = result.output.split("\n")
+        assert any(line.endswith("[lint]   --> crates/tally-cli/src/main.rs:10:5") for line in lines)
+        assert any(line.endswith("[test] test result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out;"
+                                 " finished in 0.00s") for line in lines)
+        assert lines[0].startswith("2026-11-27T") and lines[0].endswith("Z Current runner version: '2.329.0'")

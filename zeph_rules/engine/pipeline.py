@@ -584,17 +584,25 @@ def _filter_sections(rules: tuple[PlannedRule, ...], clean: str, exit_code: int 
 
 def _stamped_tool(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None,
                   metrics: FilterMetrics | None) -> tuple[str, Confidence, list[str]] | None:
-    """A runner's output whose tool shows only without a timestamp on every line (`make test | ts`): its rules."""
+    """A runner's output whose tool shows only without a timestamp on every line (`make test | ts`): its rules.
+
+    Without the stamps the output is read as an unstamped runner's is: part by part when it echoes
+    each command, job by job when its lines carry their jobs' tags (a CI log's parallel steps,
+    `[lint] warning: ...` beside `[test] test x ... ok`), else as the one tool it shows.
+    """
     from . import timestamps
 
     stamped = timestamps.split(clean)
     if stamped is None:
         return None
     prefixes, bare = stamped
-    tool_rules = _delegated(rules, bare)
-    if tool_rules == rules[1:]:
-        return None
-    text, worst, applied = _run_rules(tool_rules, bare, exit_code, metrics)
+    found = _filter_sections(rules, bare, exit_code, metrics) or _filter_jobs(rules, bare, exit_code, metrics)
+    if found is None:
+        tool_rules = _delegated(rules, bare)
+        if tool_rules == rules[1:]:
+            return None
+        found = _run_rules(tool_rules, bare, exit_code, metrics)
+    text, worst, applied = found
     if worst == Confidence.FALLBACK:
         return None
     return timestamps.reattach(prefixes, bare, text), worst, applied
