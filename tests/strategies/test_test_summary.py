@@ -65,7 +65,7 @@ def test_passing_run_is_short() -> None:
     assert result.confidence is Confidence.FULL
     assert len(result.text) < len(raw) // 10
     # a green run: its first and last passes stay, the other 358 are counted
-    assert result.text.startswith("... (358 passing tests omitted) ...")
+    assert result.text.startswith("... (358 passing tests and 1 line of build progress omitted) ...")
 
 
 def test_failed_exit_without_failures_is_partial() -> None:
@@ -578,8 +578,8 @@ def test_cargo_drops_what_repeats_names_shown_above() -> None:
     text = test_summary(_raw("cargo/q4_test_p_doc_fail"), {}, 101).text
     lines = text.split("\n")
     assert lines[0] == (
-        "... (11 passing tests, 3 lines re-listing failures named above and 3 repeated RUST_BACKTRACE notes"
-        " omitted) ..."
+        "... (11 passing tests, 3 lines re-listing failures named above, 3 repeated RUST_BACKTRACE notes"
+        " and 1 line of build progress omitted) ..."
     )
     # the "failures:" heading above the details goes (each detail names its test); the closing list of
     # names stays: it is libtest's own summary of what failed, and readers look for it
@@ -1082,7 +1082,7 @@ def test_cargo_a_test_binary_that_died_keeps_its_first_and_last_pass_only() -> N
     # batch 37b: a stack overflow aborted a binary of 302 tests after 150 passes; with no "test result"
     # line it counted as a run of a few and kept all 150
     output = _summary("cargo/q37b_cargo_test_replay_stack_overflow", 101)
-    assert output.startswith("... (148 passing tests omitted) ...")
+    assert output.startswith("... (148 passing tests and 1 line of build progress omitted) ...")
     lines = output.split("\n")
     at = lines.index("running 302 tests")
     assert lines[at + 1 : at + 3] == ["test archive::journal_150_6_events ... ok", "test archive::journal_299_7_events ... ok"]
@@ -1356,3 +1356,13 @@ def test_pytest_a_warning_whose_values_are_long_still_folds() -> None:
     marker = next(line for line in result.text.split("\n") if "more entries of this UserWarning" in line)
     assert marker.startswith("... (5 more entries of this UserWarning omitted, the same line with other values: '2222")
     assert marker.endswith(" and 4 more) ...")
+
+
+def test_cargo_counts_the_build_progress_it_drops() -> None:
+    # "Compiling x", "Downloading y" went with no count: every cut is counted in the head marker
+    raw = _raw("cargo/q28_cargo_test_threads8_nocapture")
+    assert sum(line.startswith("   Compiling ") for line in raw.split("\n")) == 3
+    text = STRATEGIES["test_summary"](sanitize(raw), {}, 101).text
+    first = text.split("\n")[0]
+    assert first == "... (3 lines of build progress omitted) ..."
+    assert "   Compiling " not in text

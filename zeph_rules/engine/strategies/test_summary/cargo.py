@@ -291,6 +291,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
     succeeded = _listed_successes(lines)
     relisted = 0  # "failures:" headings above details: each detail names its test
     notes_dropped = 0  # repeated RUST_BACKTRACE notes
+    build_lines = 0  # the build's "Compiling x", "Downloading y" lines
     note_seen = False
 
     def drop_repeated_notes(body: list[str]) -> list[str]:
@@ -440,6 +441,7 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
                 out.append(line)
             continue
         if _BUILD_PROGRESS.match(line):
+            build_lines += 1
             continue
         if _TARGET_START.match(line):
             target, in_run = index, False
@@ -485,6 +487,8 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
         report.also_omitted.append(plural(relisted, "line") + " re-listing failures named above")
     if notes_dropped:
         report.also_omitted.append(plural(notes_dropped, "repeated RUST_BACKTRACE note"))
+    if build_lines:
+        report.also_omitted.append(plural(build_lines, "line") + " of build progress")
     report.lines = tidy(resolve([part for item in out for part in (item.shown if type(item) is _Detail else (item,))]))
     if not results and report.failures == 0:
         report.unsure = True
@@ -495,6 +499,7 @@ def summarise_nextest(lines: list[str], max_failures: int, trace_limit: int) -> 
     """Keep nextest's failing tests, their output sections and the summary."""
     report = Report()
     out: list[str] = []
+    build_lines = 0  # the build's lines and nextest's "Starting 12 tests across 3 binaries"
     for line in lines:
         status = _NEXTEST_STATUS.match(line)
         if status:
@@ -506,8 +511,11 @@ def summarise_nextest(lines: list[str], max_failures: int, trace_limit: int) -> 
                 continue
             report.failures += 1
         elif _BUILD_PROGRESS.match(line) or _NEXTEST_START.match(line):
+            build_lines += 1
             continue
         out.append(line)
+    if build_lines:
+        report.also_omitted.append(plural(build_lines, "line") + " of build and run progress")
     report.lines = tidy(cut_trace(out, trace_limit * max(max_failures, 1) + 20))
     return report
 
