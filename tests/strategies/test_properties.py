@@ -117,3 +117,32 @@ def test_strip_noise_folding_keeps_order_and_counts_every_line_it_cuts(lines: li
     assert all(any(line == other for other in rest) for line in kept)
     counted = sum(int(line.split("(", 1)[1].split(" ", 1)[0]) for line in out.split("\n") if line.startswith("... ("))
     assert len(text.split("\n")) - len(kept) == counted
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    lines=st.lists(st.sampled_from(["cat >cfg << 'EOF'", "EOF", "\tkey", "packagefile x", "# default", "A = a",
+                                    "#  Builtin rule", "", "compile -p main"]), max_size=60),
+    take_next=st.integers(0, 2),
+    blocks=st.booleans(),
+    paragraphs=st.booleans(),
+)
+def test_strip_noise_blocks_paragraphs_and_take_next_keep_order_and_count_every_cut(
+        lines: list[str], take_next: int, blocks: bool, paragraphs: bool) -> None:
+    text = "\n".join(lines) + "\n"
+    params: dict[str, object] = {"patterns": ["^\\t", "^packagefile ", "^# default$"], "take_next": take_next,
+                                 "label": "cut line"}
+    if blocks:
+        params.update(block_start="<< 'EOF'$", block_end="^EOF$")
+    if paragraphs:
+        params["drop_paragraphs_with"] = "^#  Builtin rule$"
+    out = STRATEGIES["strip_noise"](text, params, 0).text
+    assert len(out) <= len(text)
+    kept = [line for line in out.split("\n") if not line.startswith("... (")]
+    rest = iter(text.split("\n"))
+    assert all(any(line == other for other in rest) for line in kept)  # the input's lines, in order
+    counted = sum(int(line.split("(", 1)[1].split(" ", 1)[0]) for line in out.split("\n") if line.startswith("... ("))
+    assert out == text or len(text.split("\n")) - len(kept) == counted
+    if blocks and not paragraphs and not take_next:
+        # outside a block nothing goes; the bounds themselves always stay
+        assert sum(line == "EOF" for line in kept) == sum(line == "EOF" for line in lines)
