@@ -1366,3 +1366,16 @@ def test_cargo_counts_the_build_progress_it_drops() -> None:
     first = text.split("\n")[0]
     assert first == "... (3 lines of build progress omitted) ..."
     assert "   Compiling " not in text
+
+
+def test_node_tap_keeps_a_green_runs_first_and_last_pass_and_picks_failures_for_variety() -> None:
+    # batch 65b: a green node --test run kept none of its 24 passes (its reviewer quoted the first);
+    # a red one showed its first ten failures, eleven camelCase cases, and not deepmerge's in another file
+    green = STRATEGIES["test_summary"](sanitize(_raw("npm/q65b_npm_test_ok")), {}, 0).text.split("\n")
+    assert green[0] == "... (22 passing tests omitted) ..."
+    assert 'ok 1 - camelCase("foo-bar")' in green and "ok 24 - leaves plain text alone" in green
+    red = STRATEGIES["test_summary"](sanitize(_raw("npm/q65b_npm_test_planted")), {}, 1).text.split("\n")
+    assert "  location: '/tmp/zeph-fixtures/q65b/vendorcheck/test/deepmerge.test.mjs:9:1'" in red
+    assert sum(line.startswith("not ok ") for line in red) == 14  # every failure keeps its line
+    hidden = next(line for line in red if line.startswith("... (4 more failures not shown in detail"))
+    assert "concatenates arrays by default" not in hidden

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .... import _regex
 from .._common import indent_of, omitted_marker, plural
-from ._shared import FEW_RESULTS, FailureBudget, Report, cut_trace, few_results, note_end, tidy
+from ._shared import FEW_RESULTS, FailureBudget, Report, choose_varied, cut_trace, few_results, message_shape, note_end, tidy
 
 # --- jest / vitest ------------------------------------------------------------
 _JEST_SUMMARY = _regex.compile(r"^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration):?\s")
@@ -233,6 +233,38 @@ def _cut_node_frames(lines: list[str]) -> tuple[list[str], int]:
     return kept, len(lines) - len(kept)
 
 
+#: where a TAP failure's YAML block says it failed: ``location: '/x/test/deepmerge.test.mjs:9:1'``
+_TAP_LOCATION = _regex.compile(r"^\s+location: '(?P<file>[^':]+):\d+")
+#: the first line of its error: ``error: 'Expected values ...'`` or the line under ``error: |-``
+_TAP_ERROR = _regex.compile(r"^\s+error: (?:\|-?\s*$|'?(?P<message>.+?)'?$)")
+
+
+def _varied_tap_failures(lines: list[str], limit: int) -> set[int]:
+    """Return which failures (by their order among the ``not ok`` results) to show, chosen for variety.
+
+    Eleven failures of one parametrised test must not crowd out the one failure in another file
+    (batch 65b: deepmerge's after eleven camelCase cases): ``choose_varied`` reads each failure's
+    test (its name without arguments), its error's shape, its location and its file.
+    """
+    failures: list[tuple[str, tuple[str, ...], str, str]] = []
+    for at, line in enumerate(lines):
+        result = _TAP_RESULT.match(line)
+        if result is None or result["status"] == "ok":
+            continue
+        location = file = message = ""
+        for entry in lines[at + 1 : at + 40]:
+            if _TAP_RESULT.match(entry):
+                break
+            found = _TAP_LOCATION.match(entry)
+            if found and not location:
+                location, file = entry.strip(), found["file"]
+            error = _TAP_ERROR.match(entry)
+            if error and not message:
+                message = error["message"] or entry.strip()
+        failures.append((result["name"].split("(", 1)[0].strip(), (message_shape(message),), location, file))
+    return choose_varied(failures, limit)
+
+
 def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep ``not ok`` results with their YAML diagnostics (node-internal frames cut) and the totals."""
     report = Report()
@@ -247,6 +279,12 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
     # so, and a line of stderr may come between them): it is no name of a test to come
     after_failure = False
     few = few_results(lines, _TAP_RESULT)
+    # a green run keeps its first and last passing tests, as the other runners' do (batch 65b's
+    # reviewer of a green node --test run quoted its first)
+    green = not any(line.lstrip().startswith("not ok") and _TAP_RESULT.match(line) for line in lines)
+    case_ends: list[tuple[int, str]] = []
+    shown = _varied_tap_failures(lines, max_failures)
+    failure_number = -1
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -286,8 +324,11 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     out.append(line)  # a skip (rare, says what was not tested), or one of a few results
                 else:
                     report.omit_passed()
+                    if green:
+                        note_end(case_ends, (len(out), line))
             else:
                 report.failures += 1
+                failure_number += 1
                 cancelled = any(_TAP_CANCELLED.search(entry) for entry in block)
                 if cancelled and cancelled_shown:
                     # cancelled because its parent failed (a hook, a timeout): the cause is told once
@@ -295,7 +336,7 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     # each keeps its line, outside the failure budget
                     out.append(line)
                     cancelled_detail += len(block)
-                elif budget.admit(result["name"]):
+                elif failure_number in shown and budget.admit(result["name"]):
                     cancelled_shown = cancelled_shown or cancelled
                     out.append(line)
                     kept, _ = _cut_node_frames([entry for entry in block if "duration_ms:" not in entry])
@@ -303,6 +344,8 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     out.extend(cut_trace(kept, trace_limit))
                 else:
                     out.append(line)  # every failing test keeps its line; past the budget, not its detail
+                    if failure_number not in shown:
+                        budget.hidden.append(result["name"])
                     budget.hidden_lines += len(block)
             i = max(block_end, i + 1)
             continue
@@ -325,6 +368,9 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                 continue
         out.append(line)
         i += 1
+    for position, kept_pass in reversed(case_ends):
+        out.insert(position, kept_pass)
+        report.passed_omitted -= 1
     marker = budget.marker()
     totals_at = next((k for k, line in enumerate(out) if _TAP_TOTALS.match(line)), len(out))
     extra = ([marker] if marker else []) + (
