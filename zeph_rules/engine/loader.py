@@ -110,11 +110,19 @@ _SECURITY_FILE = os.path.join(_BUILTIN_FOLDER, "security.toml")
 
 
 def _graph_key(inputs: Sequence[tuple[str, str | Path, bytes | None]], builtin: bool) -> str:
-    """Return the cache key of the graph compiled from ``inputs`` (see ``cache.fingerprint``)."""
-    security = _read_bytes(_SECURITY_FILE)
-    return fingerprint([(name, data if data is not None else b"\0missing") for name, _, data in inputs]
-                       + [("<builtin>/security.toml", security if security is not None else b"\0missing")],
-                       options=f"builtin={builtin}")
+    """Return the cache key of the graph compiled from ``inputs`` (see ``cache.fingerprint``).
+
+    The credential patterns count by their file's size and time, not its bytes: hashing its 70 KB
+    again doubled the key's cost on every ``filter`` call, and a release changes the version anyway;
+    an edited checkout changes the time.
+    """
+    try:
+        found = os.stat(_SECURITY_FILE)
+        security = f"{found.st_size}:{found.st_mtime_ns}"
+    except OSError:
+        security = "missing"
+    return fingerprint([(name, data if data is not None else b"\0missing") for name, _, data in inputs],
+                       options=f"builtin={builtin} security={security}")
 
 
 def load(paths: Sequence[str | Path] = (), builtin: bool = True, cache: bool = True) -> MatcherGraph:
