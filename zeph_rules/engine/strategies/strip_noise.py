@@ -165,9 +165,9 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
 
 def _take_next(staying: list[bool], count: int) -> None:
     """Strip, with each line the patterns strip, the ``count`` lines after it (a heading's value)."""
-    matched = [index for index, stays in enumerate(staying) if not stays]
-    for index in matched:
-        staying[index + 1 : index + 1 + count] = [False] * len(staying[index + 1 : index + 1 + count])
+    for index in [index for index, stays in enumerate(staying) if not stays]:
+        end = min(index + 1 + count, len(staying))
+        staying[index + 1 : end] = [False] * (end - index - 1)
 
 
 def _drop_paragraphs(lines: list[str], staying: list[bool], marked: Any) -> None:

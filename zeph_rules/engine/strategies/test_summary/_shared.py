@@ -87,8 +87,12 @@ class FailureBudget:
         if self.shown < self.limit:
             self.shown += 1
             return True
-        self.hidden.append(name)
+        self.hide(name)
         return False
+
+    def hide(self, name: str) -> None:
+        """Name failure ``name`` in the marker: its details are not shown (not chosen, or past the budget)."""
+        self.hidden.append(name)
 
     def marker(self) -> str | None:
         """Return the marker naming the failures whose details were cut, if any."""
@@ -122,6 +126,16 @@ def note_end(ends: list[Any], entry: Any) -> None:
         ends.append(entry)
 
 
+def keep_noted_passes(out: list[str], ends: list[tuple[int, str]], report: Report) -> None:
+    """Put back the passes ``note_end`` noted, each where it stood in ``out``, no more counted as omitted.
+
+    From the last place back, so each insertion leaves the places before it as they were.
+    """
+    for position, line in reversed(ends):
+        out.insert(position, line)
+        report.passed_omitted -= 1
+
+
 def looks_important(line: str) -> bool:
     """Return whether a detail line carries a message or a location worth keeping past a cut."""
     return bool(_IMPORTANT.search(line)) or bool(LOCATION.search(line))
@@ -130,7 +144,7 @@ def looks_important(line: str) -> bool:
 __all__ = [
     "FEW_RESULTS", "LOCATION", "FailureBudget", "Report", "choose_varied", "cut_trace", "few_results",
     "fold_marked_runs", "fold_names",
-    "looks_important", "message_shape", "note_end", "omitted_marker",
+    "keep_noted_passes", "looks_important", "message_shape", "note_end", "omitted_marker",
 ]
 
 

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from .... import _regex
 from .._common import indent_of, omitted_marker, plural
-from ._shared import FEW_RESULTS, FailureBudget, Report, choose_varied, cut_trace, few_results, message_shape, note_end, tidy
+from ._shared import (
+    FEW_RESULTS,
+    FailureBudget,
+    Report,
+    choose_varied,
+    cut_trace,
+    few_results,
+    keep_noted_passes,
+    message_shape,
+    note_end,
+    tidy,
+)
 
 # --- jest / vitest ------------------------------------------------------------
 _JEST_SUMMARY = _regex.compile(r"^\s*(?:Test Suites|Tests|Snapshots|Time|Test Files|Start at|Duration):?\s")
@@ -216,9 +227,7 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             continue
         block_lines = 0 if block else block_lines + 1
         out.append(line)
-    for position, passed in reversed(case_ends):
-        out.insert(position, passed)
-        report.passed_omitted -= 1
+    keep_noted_passes(out, case_ends, report)
     marker = budget.marker()
     tail = [omitted_marker(frame_lines, "line", "of code frames and stack")] if frame_lines else []
     summary_at = next((i for i, line in enumerate(out) if _JEST_SUMMARY.match(line)), len(out))
@@ -336,16 +345,15 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     # each keeps its line, outside the failure budget
                     out.append(line)
                     cancelled_detail += len(block)
-                elif failure_number in shown and budget.admit(result["name"]):
+                elif failure_number in shown:
                     cancelled_shown = cancelled_shown or cancelled
                     out.append(line)
                     kept, _ = _cut_node_frames([entry for entry in block if "duration_ms:" not in entry])
                     dropped_frames += len(block) - len(kept)
                     out.extend(cut_trace(kept, trace_limit))
                 else:
-                    out.append(line)  # every failing test keeps its line; past the budget, not its detail
-                    if failure_number not in shown:
-                        budget.hidden.append(result["name"])
+                    out.append(line)  # every failing test keeps its line; one not chosen, not its detail
+                    budget.hide(result["name"])
                     budget.hidden_lines += len(block)
             i = max(block_end, i + 1)
             continue
@@ -368,9 +376,7 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                 continue
         out.append(line)
         i += 1
-    for position, kept_pass in reversed(case_ends):
-        out.insert(position, kept_pass)
-        report.passed_omitted -= 1
+    keep_noted_passes(out, case_ends, report)
     marker = budget.marker()
     totals_at = next((k for k, line in enumerate(out) if _TAP_TOTALS.match(line)), len(out))
     extra = ([marker] if marker else []) + (
