@@ -1078,6 +1078,27 @@ def test_go_x_drops_the_config_its_heredocs_write_and_keeps_the_commands(graph: 
     assert "# example.com/ratelimit/cmd/rl" in built.output.split("\n")
 
 
+def test_terraform_test_verbose_drops_passing_runs_plans_and_keeps_failed_runs_whole(graph: MatcherGraph) -> None:
+    # batch 63: `terraform test -verbose` kept every run's plan or state, 398 lines of which a reviewer
+    # needed the verdicts, the failed assertions and the summary
+    raw = _raw("terraform/q63_tf_test_verbose")
+    result = graph.filter("terraform test -verbose -no-color", raw, 1)
+    assert result.rules == ("terraform-test",)
+    lines = result.output.split("\n")
+    passed_at = lines.index('  run "boiler_size"... pass')
+    assert lines[passed_at + 1] == "... (76 passing run's plan or state lines stripped) ..."
+    assert lines[passed_at + 2] == '  run "cold_house"... fail'
+    # the failed run keeps the state its assertions read, and the errors
+    assert "vent_at_c = 18" in lines and "heat_kw = 6" in lines
+    for kept in ('  on tests/climate.tftest.hcl line 26, in run "cold_house":', "A 16 C house should vent at 20 C, got 18.",
+                 "tests/climate.tftest.hcl... fail", "tests/zones.tftest.hcl... pass", "Failure! 4 passed, 2 failed."):
+        assert kept in lines
+    assert result.filtered_lines < result.raw_lines / 2
+    # without -verbose there is nothing under a passing run: the output stays as it was
+    plain = _raw("terraform/q63_tf_test_failures")
+    assert graph.filter("terraform test -no-color", plain, 1).output == plain
+
+
 def test_make_print_database_keeps_the_makefiles_variables_and_rules(graph: MatcherGraph) -> None:
     # batch 59: `make -p -q` was cut to its head and tail, and the makefile's variables and rules sat
     # in the middle of make's defaults, the environment and 90 built-in rules

@@ -188,9 +188,9 @@ def test_strip_noise_folds_only_long_runs_and_keeps_their_ends_with_the_marker_i
     assert STRATEGIES["strip_noise"](long_run, params, 0).text == (
         "head\nrow 0\nrow 1\n... (5 rows stripped) ...\nrow 7\nrow 8\nmiddle\nrow x\ntail\n"
     )
-    # without ends a long run goes whole, counted at the end as strip_noise counts
+    # without ends a long run goes whole, counted where it was
     whole = STRATEGIES["strip_noise"](long_run, {"patterns": ["^row "], "min_run": 5}, 0).text
-    assert whole == "head\nmiddle\nrow x\ntail\n... (9 noise lines stripped) ...\n"
+    assert whole == "head\n... (9 noise lines stripped) ...\nmiddle\nrow x\ntail\n"
 
 
 def test_strip_noise_blocks_confine_the_patterns_to_the_lines_between_their_bounds() -> None:
@@ -203,6 +203,16 @@ def test_strip_noise_blocks_confine_the_patterns_to_the_lines_between_their_boun
     # a block that never closes is not known to be one: its lines stay
     unclosed = "cat >cfg << 'EOF'\npackagefile fmt=fmt.a\n\tvalue\n"
     assert STRATEGIES["strip_noise"](unclosed, params, 0) == (unclosed, Confidence.FULL)
+
+
+def test_strip_noise_a_line_that_closes_a_block_may_open_the_next() -> None:
+    # `terraform test -verbose`: each passing run's state sits between its verdict and the next run's
+    params = {"patterns": ["^"], "block_start": "pass$", "block_end": "^run ", "min_run": 2, "label": "state line"}
+    state = "".join(f'    attribute_{number} = "a value the run built"\n' for number in range(3))
+    text = f"run a... pass\n{state}run b... pass\n{state}run c... fail\n{state}run d\n"
+    assert STRATEGIES["strip_noise"](text, params, 0).text == (
+        "run a... pass\n... (3 state lines stripped) ...\nrun b... pass\n... (3 state lines stripped) ...\n"
+        f"run c... fail\n{state}run d\n")
 
 
 def test_strip_noise_take_next_strips_a_heading_with_the_value_under_it() -> None:

@@ -190,7 +190,8 @@ def _only_inside_blocks(lines: list[str], staying: list[bool], start: Any, end: 
     """Keep every line outside a block: from a line ``start`` matches to the next line ``end`` matches.
 
     The two bounding lines stay (``cat >$WORK/b001/vet.cfg << 'EOF'`` says what the block was); a
-    block with no closing line is not known to be one, so its lines stay too.
+    block with no closing line is not known to be one, so its lines stay too.  A closing line that
+    ``start`` matches opens the next block.
     """
     opened = -1  # the row of the opening line of the block being read, or -1 between blocks
     for index, line in enumerate(lines):
@@ -200,7 +201,8 @@ def _only_inside_blocks(lines: list[str], staying: list[bool], start: Any, end: 
                 opened = index
         elif end.search(line) is not None:
             staying[index] = True
-            opened = -1
+            # the line that closes one block may open the next (`run "b"... pass` after run "a"'s)
+            opened = index if start.search(line) is not None else -1
     if opened >= 0:
         staying[opened:] = [True] * (len(lines) - opened)
 
@@ -208,7 +210,7 @@ def _only_inside_blocks(lines: list[str], staying: list[bool], start: Any, end: 
 def _fold_runs(staying: list[bool], min_run: int, ends: int, folded_at: dict[int, int]) -> None:
     """Keep runs of matched lines shorter than ``min_run``; of a longer one keep ``ends`` lines at each end.
 
-    A run cut between its ends gets its marker there (``folded_at``: where the cut starts and ends):
+    A run cut (whole, or between its ends) gets its marker there (``folded_at``: where the cut starts and ends):
     a table of 260 chunks keeps its first and last rows, and the count stands where the rest were.
     """
     index = 0
@@ -221,7 +223,7 @@ def _fold_runs(staying: list[bool], min_run: int, ends: int, folded_at: dict[int
             end += 1
         if end - index < max(min_run, 2 * ends + 1):
             staying[index:end] = [True] * (end - index)
-        elif ends:
+        else:
             staying[index : index + ends] = [True] * ends
             staying[end - ends : end] = [True] * ends
             folded_at[index + ends] = end - ends
