@@ -1379,3 +1379,18 @@ def test_node_tap_keeps_a_green_runs_first_and_last_pass_and_picks_failures_for_
     assert sum(line.startswith("not ok ") for line in red) == 14  # every failure keeps its line
     hidden = next(line for line in red if line.startswith("... (4 more failures not shown in detail"))
     assert "concatenates arrays by default" not in hidden
+
+
+def test_node_tap_parent_tests_failed_by_their_subtests_stay_outside_the_failure_budget() -> None:
+    # batch 66: twelve `not ok` of node --test were four parents ("4 subtests failed") and eight
+    # subtests; the parents took four of the ten failures shown, and two subtests lost their detail
+    raw = sanitize(_raw("npm/q66_npm_test_12_fail"))
+    assert raw.count("failureType: 'subtestsFailed'") == 4
+    text = STRATEGIES["test_summary"](raw, {}, 1).text
+    lines = text.split("\n")
+    assert "not shown in detail" not in text
+    assert "      actual: 'h7'" in lines  # the fourth square-name subtest's value
+    after_e7e8n = lines[lines.index("    not ok 8 - e7e8n is e8=N") + 1]
+    assert after_e7e8n == "      ---"
+    # each parent keeps its line and the count of its failed subtests
+    assert "not ok 1 - square names" in lines and "  error: '4 subtests failed'" in lines

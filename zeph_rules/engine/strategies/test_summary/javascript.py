@@ -57,6 +57,8 @@ _TAP_VERSION = _regex.compile(r"^TAP version \d+$")
 _TAP_COMMENT = _regex.compile(r"^# ")
 #: node's verdict on a test its parent's failure stopped: a consequence, not a cause
 _TAP_CANCELLED = _regex.compile(r"^\s*failureType: '(?:cancelledByParent|cancelledBySuite)'")
+#: a parent test that failed only because some of its subtests did: its block says how many, no more
+_TAP_SUBTESTS_FAILED = _regex.compile(r"^\s*failureType: 'subtestsFailed'")
 #: a comment that reports trouble (node's "# Error: Test ... generated asynchronous activity")
 #: (a test's name may say "error": "# throws error with wrong decoder" is tape's name of a test)
 _TAP_TROUBLE = _regex.compile(r"^# \w*(?:Error|Warning|Exception)\b")
@@ -261,8 +263,12 @@ def _varied_tap_failures(lines: list[str], limit: int) -> set[int]:
         if result is None or result["status"] == "ok":
             continue
         location = file = message = ""
+        parent = False  # failed by its subtests: not one of the failures chosen
         for entry in lines[at + 1 : at + 40]:
             if _TAP_RESULT.match(entry):
+                break
+            if _TAP_SUBTESTS_FAILED.match(entry):
+                parent = True
                 break
             found = _TAP_LOCATION.match(entry)
             if found and not location:
@@ -270,7 +276,8 @@ def _varied_tap_failures(lines: list[str], limit: int) -> set[int]:
             error = _TAP_ERROR.match(entry)
             if error and not message:
                 message = error["message"] or entry.strip()
-        failures.append((result["name"].split("(", 1)[0].strip(), (message_shape(message),), location, file))
+        if not parent:
+            failures.append((result["name"].split("(", 1)[0].strip(), (message_shape(message),), location, file))
     return choose_varied(failures, limit)
 
 
@@ -335,6 +342,14 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     report.omit_passed()
                     if green:
                         note_end(case_ends, (len(out), line))
+            elif any(_TAP_SUBTESTS_FAILED.match(entry) for entry in block):
+                # a parent failed by its subtests ("4 subtests failed"): a few lines, outside the failure
+                # budget, which is for the subtests (batch 66: four parents had crowded out two of them)
+                report.failures += 1
+                out.append(line)
+                kept, _ = _cut_node_frames([entry for entry in block if "duration_ms:" not in entry])
+                dropped_frames += len(block) - len(kept)
+                out.extend(kept)
             else:
                 report.failures += 1
                 failure_number += 1
