@@ -815,6 +815,28 @@ def test_npm_install_keeps_its_funding_notice(graph: MatcherGraph) -> None:
     assert "19 packages are looking for funding\n  run `npm fund` for details" in output
 
 
+def test_npm6_install_keeps_its_notice_of_a_created_lockfile(graph: MatcherGraph) -> None:
+    # batch 67: npm 6 says it wrote package-lock.json (a file to commit) in an `npm notice` line, a kind
+    # of line that otherwise only advertises npm's new versions
+    raw = _raw("npm/q67_npm6_install")
+    result = graph.filter("npm install", raw, 0)
+    assert "npm-install" in result.rules
+    assert "npm notice created a lockfile as package-lock.json. You should commit this file." in result.output
+
+
+def test_pip_keeps_its_own_crash_whole(graph: MatcherGraph) -> None:
+    # batch 67b: pip's traceback of a TOMLDecodeError lost its `File ".../pip/_internal/..."` lines (the
+    # pattern meant for a build hook's frames) and kept their source lines, a trace no one could read
+    raw = _raw("pip/q67b_pip_pyproject_toml_error")
+    output = graph.filter("/tmp/zeph-fixtures/q67b/pipvenv/bin/pip install .", raw, 2).output
+    assert output == raw
+    # a failed build's hook frames still go: the package's own frames and the error stay
+    raw_build = _raw("pip/install_build_fail")
+    assert "pip/_vendor/pyproject_hooks/" in raw_build
+    built = graph.filter("pip install --no-cache-dir mysqlclient==2.2.4", raw_build, 1).output
+    assert "pip/_vendor/pyproject_hooks/" not in built
+
+
 def test_junit_console_keeps_failures_and_drops_passing_events_and_framework_frames(graph: MatcherGraph) -> None:
     # batch 28b: `--details=flat` over 425 tests, six failing; each test's Started and Finished lines
     command = ("java -jar /usr/share/java/junit-platform-console-standalone.jar -cp build --scan-class-path"
