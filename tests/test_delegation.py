@@ -306,6 +306,16 @@ def test_go_builds_errors_under_a_runner_are_read_as_go_builds_not_vets() -> Non
     assert shown_tool(_all_cases()["go/q27b_go_vet_and_test"].raw) == "go vet"
 
 
+def test_a_conftest_that_failed_to_load_under_a_runner_is_read_as_pytests() -> None:
+    # batch 67b: pytest stops at a conftest's ImportError before its session header; under `make test`
+    # nothing named pytest, and make's rules read `tests/conftest.py:5: in <module>` as a compiler's
+    # diagnostic and dropped the source line under it, the line that raised
+    raw = _all_cases()["pytest/q67b_pytest_conftest_raises"].raw
+    assert shown_tool(raw) == "pytest"
+    output = _graph().filter("make test", raw, 2).output.split("\n")
+    assert '    STATION = os.environ["WXQC_STATION"]' in output and "E   KeyError: 'WXQC_STATION'" in output
+
+
 def test_a_cargo_alias_or_xtask_is_a_runner_of_cargos_tools() -> None:
     # batch 59b: `cargo lint` (an alias for clippy with -D warnings) and `cargo xtask ci` met no rule
     assert is_runner("cargo", "xtask ci") and is_runner("cargo", "--quiet lint") and is_runner("cargo", "make test")

@@ -65,9 +65,10 @@ TOOLS: tuple[tuple[str, str, str, str | None, str], ...] = (
     ("shellcheck", "shellcheck", "findings", " line ", r"^In \S+ line \d+:$"),
     # a formatter's diff (black --diff, ruff format --diff, isort --diff): a file header, then a hunk
     ("black --diff", "format", "findings", "\n@@ -", r"^\+\+\+ \S.*\n@@ -\d"),
-    # the session header, or the closing "==== 3 failed, 12 passed in 0.52s ====" (and -q's bare form)
+    # the session header, or the closing "==== 3 failed, 12 passed in 0.52s ====" (and -q's bare form), or a conftest
+    # that failed to load (pytest stops before its session header)
     ("pytest", "pytest", "tests", None, r"^=+ (?:test session starts|FAILURES|ERRORS|short test summary info) =+$"
-                                        r"|^!+ stopping after \d+ failures? !+$"
+                                        r"|^!+ stopping after \d+ failures? !+$|^ImportError while loading conftest '"
                                         r"|^=* ?(?:\d+ (?:failed|passed|errors?|skipped|xfailed|xpassed|deselected|warnings?)(?:, )?)+ in [\d.]+s(?: \(\d+:\d\d:\d\d\))?(?: =+)?$"),
     # go test -json: one event per line (the verdicts are inside its strings)
     ("go test -json", "go", "tests", '{"Time":', r'^\{"Time":"[^"]*","Action":"\w+","Package":"'),
