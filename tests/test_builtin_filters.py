@@ -707,7 +707,8 @@ def test_npm_options_before_the_script(graph: MatcherGraph, command: str, rules:
 @pytest.mark.parametrize(
     ("command", "rules"),
     [
-        ("terraform -chdir=infra plan", ("terraform", "terraform-refresh", "terraform-plan-long", "terraform-long")),
+        ("terraform -chdir=infra plan", ("terraform", "terraform-refresh", "terraform-plan-long", "terraform-plan-failed",
+                                         "terraform-long")),
         ("terraform -chdir=infra apply -auto-approve", ("terraform", "terraform-refresh", "terraform-apply", "terraform-long")),
         ("kubectl -n prod get pods", ("kubectl", "kubectl-long")),
         ("kubectl --context staging describe pod api-1", ("kubectl", "kubectl-long")),
@@ -1119,6 +1120,26 @@ def test_terraform_test_verbose_drops_passing_runs_plans_and_keeps_failed_runs_w
     # without -verbose there is nothing under a passing run: the output stays as it was
     plain = _raw("terraform/q63_tf_test_failures")
     assert graph.filter("terraform test -no-color", plain, 1).output == plain
+
+
+def test_a_plan_that_encountered_a_problem_is_read_compactly_whatever_its_length(graph: MatcherGraph) -> None:
+    # batch 66: a 119-line plan that ends in a failed variable validation kept every `(known after
+    # apply)` and bracket; the plan will not be applied as it stands, and its error is the answer
+    raw = _raw("terraform/q66_tf_plan_bad_var")
+    result = graph.filter("terraform plan -no-color -var rounds=14", raw, 1)
+    assert "terraform-plan-failed" in result.rules
+    lines = result.output.split("\n")
+    assert '  + resource "terraform_data" "player" {' in raw.split("\n")
+    assert not any(line.startswith("  + resource ") or line.endswith("= (known after apply)") and line.startswith("      + id")
+                   for line in lines)
+    for kept in ('  # terraform_data.player["08"] will be created', '          + name   = "Novak, Petr"',
+                 "Plan: 8 to add, 0 to change, 0 to destroy.", "Error: Invalid value for variable",
+                 "  on main.tf line 12:", "    │ var.rounds is 14", "A Swiss event here has between 1 and 11 rounds."):
+        assert kept in lines
+    assert result.filtered_lines < result.raw_lines * 0.6
+    # a plan that did not fail, as short, stays as it was
+    green = _raw("terraform/q67b_terraform_plan_mended")
+    assert graph.filter("terraform plan -no-color", green, 0).filtered_lines > green.count("\n") * 0.85
 
 
 def test_make_print_database_keeps_the_makefiles_variables_and_rules(graph: MatcherGraph) -> None:
