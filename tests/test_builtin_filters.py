@@ -838,6 +838,23 @@ def test_pip_keeps_its_own_crash_whole(graph: MatcherGraph) -> None:
     assert "pip/_vendor/pyproject_hooks/" not in built
 
 
+def test_pip_show_cuts_the_middle_of_a_long_license_field_and_keeps_every_other_field(graph: MatcherGraph) -> None:
+    # batch 68: pandas' License field carries every licence it bundles, 1,249 of the 1,270 lines
+    raw = _raw("pip/q68_pip_show")
+    result = graph.filter("pip show pandas jsonschema", raw, 0)
+    assert "pip-show-license" in result.rules
+    lines = result.output.split("\n")
+    assert "License: BSD 3-Clause License" in lines and "License: MIT" in lines
+    cut_at = next(at for at, line in enumerate(lines) if "licence text lines stripped" in line)
+    assert lines[cut_at + 3] == "Location: /tmp/zeph-fixtures/q68/venv-pip/lib/python3.11/site-packages"
+    fields = [line for line in raw.split("\n") if line.split(":")[0] in ("Name", "Version", "Requires", "Required-by", "Location")]
+    assert len(fields) == 10 and all(field in lines for field in fields)
+    assert result.filtered_lines < 40
+    # a short License field is left alone
+    short = "Name: six\nVersion: 1.16.0\nLicense: MIT\nLocation: /usr/lib/python3/dist-packages\nRequires:\nRequired-by:\n"
+    assert graph.filter("pip show six", short, 0).output == short
+
+
 def test_junit_console_keeps_failures_and_drops_passing_events_and_framework_frames(graph: MatcherGraph) -> None:
     # batch 28b: `--details=flat` over 425 tests, six failing; each test's Started and Finished lines
     command = ("java -jar /usr/share/java/junit-platform-console-standalone.jar -cp build --scan-class-path"
