@@ -1394,3 +1394,21 @@ def test_node_tap_parent_tests_failed_by_their_subtests_stay_outside_the_failure
     assert after_e7e8n == "      ---"
     # each parent keeps its line and the count of its failed subtests
     assert "not ok 1 - square names" in lines and "  error: '4 subtests failed'" in lines
+
+
+def test_cargo_keeps_a_panics_message_through_the_cut_of_a_long_captured_output() -> None:
+    # batch 69b: a failing test printed 4,600 lines; the cut kept `panicked at tests/playlist.rs:86:5:`
+    # and dropped the message on the line under it
+    raw = sanitize(_raw("cargo/q69b_cargo_test_captured"))
+    lines = STRATEGIES["test_summary"](raw, {}, 101).text.split("\n")
+    at = next(i for i, line in enumerate(lines) if line.endswith("panicked at tests/playlist.rs:86:5:"))
+    assert lines[at + 1] == "a uniform shuffle leaves the last track in place about 1 time in 24"
+    assert len(lines) < 300
+
+
+def test_pytest_keeps_a_captured_warning_record_through_the_cut_of_a_failures_block() -> None:
+    # batch 69b: the clue, a WARNING log record, came after forty lines of captured setup output
+    raw = sanitize(_raw("pytest/q69b_pytest_q_captured"))
+    lines = STRATEGIES["test_summary"](raw, {}, 1).text.split("\n")
+    assert "WARNING  playpy.shuffle:shuffle.py:26 spread: cannot separate Marisol Vega at 38" in lines
+    assert sum(line.startswith("load: ") for line in lines) < sum(line.startswith("load: ") for line in raw.split("\n"))

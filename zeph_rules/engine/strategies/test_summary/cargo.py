@@ -340,7 +340,13 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
                 # a backtrace frame of the project's code stays with its location (`at src/x.rs:17`) through
                 # the cut: under RUST_BACKTRACE=full batch 58b's reviewer quoted the function names
                 frames = {body[at - 1] for at in range(1, len(body)) if _PROJECT_AT.match(body[at])}
-                shown = cut_trace(body, trace_limit, lambda line: bool(_RUST_SIGNAL.search(line)) or line in frames)
+                # the message under a panic's location (Rust 1.73 on: `panicked at tests/x.rs:86:5:`, then the
+                # message) stays through the cut as the location does (batch 69b: a test that printed 4,600
+                # lines kept its panic line, and its message went)
+                messages = {body[at + 1] for at in range(len(body) - 1)
+                            if (found := _PANIC_AT.search(body[at])) and not found["message"]}
+                shown = cut_trace(body, trace_limit,
+                                  lambda line: bool(_RUST_SIGNAL.search(line)) or line in frames or line in messages)
                 item.shown = [item.header, *shown, ""]
                 continue
             briefed.append(item)
