@@ -78,9 +78,12 @@ _HEADING_FOLLOWERS = 3
 #: a frame of the project's code in a Python traceback or stack dump: `  File "/src/app/x.py", line 4, in f`
 _PROJECT_PYTHON_FRAME = _regex.compile(
     r'^\s*File "(?![^"]*(?:site-packages|dist-packages|/usr/lib/|/lib/python\d|<frozen))[^"]+", line \d+, in ')
+#: what a failure's block keeps through a cut; among its captured log records, a warning's too
+#: (`WARNING  playpy.shuffle:shuffle.py:26 spread: cannot separate ...`, batch 69b: the clue under
+#: forty lines of captured setup output)
 _SIGNAL = _regex.compile(
     r"^(?:\s*\|)*\s?(?:E\s|>\s|\S+:\d+: |\S+:\d+:$|\[XPASS|\s*\+\s+where|Falsifying example:)|Error|Failure|Captured"
-    r"|(?<![\w-])(?:ERROR|CRITICAL|FATAL)(?![\w-])"
+    r"|(?<![\w-])(?:ERROR|CRITICAL|FATAL)(?![\w-])|^WARNING +\S+:\S+:\d+ "
 )
 
 #: a live log line that says something went wrong though the test passed: a record at ERROR or above
