@@ -1159,6 +1159,17 @@ def test_a_plan_that_encountered_a_problem_is_read_compactly_whatever_its_length
     assert graph.filter("terraform plan -no-color", green, 0).filtered_lines > green.count("\n") * 0.85
 
 
+def test_make_keeps_a_test_harness_s_indented_failures_through_its_cut(graph: MatcherGraph) -> None:
+    # batch 69b: `make -k test render` printed a harness's `  FAIL 5 tests/test_mix.c:21: ...` among
+    # 167 lines; make's head-and-tail cut kept only unindented FAIL lines
+    raw = _raw("make/q69b_make_k_test_render")
+    lines = graph.filter("make -k test render", raw, 2).output.split("\n")
+    assert any("omitted" in line for line in lines)
+    for kept in ("  FAIL 5 tests/test_mix.c:21: clip16(32768.0) = -32768, want 32767",
+                 "  FAIL 8 tests/test_mix.c:33: byte rate 88200, want 176400", "12 checks, 2 failed"):
+        assert kept in lines
+
+
 def test_make_print_database_keeps_the_makefiles_variables_and_rules(graph: MatcherGraph) -> None:
     # batch 59: `make -p -q` was cut to its head and tail, and the makefile's variables and rules sat
     # in the middle of make's defaults, the environment and 90 built-in rules
