@@ -47,6 +47,10 @@ def _line_patterns(ctx: LintContext, src: SourceFile) -> Iterator[Diagnostic]:
         if not isinstance(strategy, dict) or strategy.get("type") not in (*_DELETES, *_KEEPS):
             continue
         name = entry.get("name") if isinstance(entry.get("name"), str) else None
+        if strategy.get("block_start"):
+            # the patterns strip only the inside of closed blocks: one that matches every line empties each
+            # block (a passing run's plan), its bounds and every line outside a block stay
+            continue
         for k, item in enumerate(_list(strategy.get("patterns"))):
             if isinstance(item, str):
                 places = [(src, ("rules", index, "strategy", "patterns", k), item)]
