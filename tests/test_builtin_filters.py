@@ -816,6 +816,18 @@ def test_npm_install_keeps_its_funding_notice(graph: MatcherGraph) -> None:
     assert "19 packages are looking for funding\n  run `npm fund` for details" in output
 
 
+def test_npm_install_keeps_the_projects_config_warnings_and_drops_the_machines(graph: MatcherGraph) -> None:
+    # batch 72b: a project's .npmrc with a deprecated key and a key npm does not know; both warnings went
+    # with the machine's own unknown user config warnings (which say nothing about the repository)
+    raw = _raw("npm/q72b_npm_install_eresolve")
+    lines = graph.filter("npm install", raw, 1).output.split("\n")
+    assert "npm warn config legacy-bundling This option has been deprecated in favor of `--install-strategy=nested`" in lines
+    assert any(line.startswith('npm warn Unknown project config "strict-peer-dependencies".') for line in lines)
+    machine = _raw("npm/install")
+    assert 'npm warn Unknown user config "' in machine
+    assert "Unknown user config" not in graph.filter("npm install", machine, 0).output
+
+
 def test_npm6_install_keeps_its_notice_of_a_created_lockfile(graph: MatcherGraph) -> None:
     # batch 67: npm 6 says it wrote package-lock.json (a file to commit) in an `npm notice` line, a kind
     # of line that otherwise only advertises npm's new versions
