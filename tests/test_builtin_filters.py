@@ -1182,6 +1182,18 @@ def test_make_keeps_a_test_harness_s_indented_failures_through_its_cut(graph: Ma
         assert kept in lines
 
 
+def test_a_programs_indented_rows_are_no_log_records(graph: MatcherGraph) -> None:
+    # batch 75: `cargo run` printed a schedule, rows opening with a date under a heading; read as log
+    # records, the five rows grouped as one "(x4)" and their DST offsets (-300, -240) went
+    raw = _raw("cargo/q75_cargo_run_panic")
+    lines = graph.filter("cargo run", raw, 101).output.split("\n")
+    rows = [line for line in raw.split("\n") if line.startswith("  2026-")]
+    assert len(rows) == 5 and all(row in lines for row in rows)
+    # log records at the start of the line still group
+    logs = "".join(f"2026-11-27T10:00:{second:02d}Z INFO worker polled queue, 0 jobs\n" for second in range(30))
+    assert "(x" in graph.filter("cargo run", logs + "done\n", 0).output
+
+
 def test_make_print_database_keeps_the_makefiles_variables_and_rules(graph: MatcherGraph) -> None:
     # batch 59: `make -p -q` was cut to its head and tail, and the makefile's variables and rules sat
     # in the middle of make's defaults, the environment and 90 built-in rules
