@@ -1412,3 +1412,17 @@ def test_pytest_keeps_a_captured_warning_record_through_the_cut_of_a_failures_bl
     lines = STRATEGIES["test_summary"](raw, {}, 1).text.split("\n")
     assert "WARNING  playpy.shuffle:shuffle.py:26 spread: cannot separate Marisol Vega at 38" in lines
     assert sum(line.startswith("load: ") for line in lines) < sum(line.startswith("load: ") for line in raw.split("\n"))
+
+
+def test_node_spec_reporter_picks_failures_for_variety() -> None:
+    # batch 75b: sixty failing codon cases came first and took the ten detailed failures; a missing
+    # reference file's ENOENT and a NaN in another test file were hidden (and their recap dropped)
+    raw = sanitize(_raw("npm/q75b_test_spec"))
+    text = STRATEGIES["test_summary"](raw, {}, 1).text
+    lines = text.split("\n")
+    assert "  NaN !== 0" in lines
+    assert any("ENOENT: no such file or directory, open '/tmp/zeph-fixtures/q75b/seq-web/data/refs/chr21.fa'" in line
+               for line in lines)
+    hidden = next(line for line in lines if "more failures not shown in detail" in line)
+    assert hidden.startswith("... (59 more failures not shown in detail")
+    assert "✖ gc of an empty string is 0" not in hidden

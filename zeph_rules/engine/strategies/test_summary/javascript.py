@@ -406,6 +406,43 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
     return report
 
 
+#: a spec-reporter failure's frame in the project's own code: ``at TestContext.<anonymous> (/x/test/seq.test.js:12:49)``
+_SPEC_PROJECT_FRAME = _regex.compile(r"^\s+at (?:.* \()?(?:file://)?(?P<file>/[^():]+?\.[cm]?[jt]s):\d+(?::\d+)?\)?$")
+
+
+def _varied_spec_failures(lines: list[str], limit: int) -> set[int]:
+    """Return which ``✖`` failures before the recap (by their order) to show, chosen for variety.
+
+    As for node's TAP output (``_varied_tap_failures``): sixty failures of one parametrised test
+    must not crowd out a missing file's ENOENT in another test file (batch 75b).  A failure is read
+    as its test's name without the duration, its first two lines of message (the error's kind, then
+    the values compared) and the first frame of the project's code.
+    """
+    failures: list[tuple[str, tuple[str, ...], str, str]] = []
+    at = 0
+    while at < len(lines):
+        line = lines[at]
+        if line.strip() == "✖ failing tests:":
+            break
+        at += 1
+        if not _SPEC_FAIL.match(line):
+            continue
+        message: list[str] = []
+        location = file = ""
+        while at < len(lines) and not (_SPEC_FAIL.match(lines[at]) or _SPEC_PASS.match(lines[at])
+                                       or lines[at].strip() == "✖ failing tests:"):
+            entry = lines[at].strip()
+            frame = _SPEC_PROJECT_FRAME.match(lines[at])
+            if frame and "node_modules" not in entry and not location:
+                location, file = entry, frame["file"]
+            elif entry and not entry.startswith("at ") and len(message) < 2:
+                message.append(entry)
+            at += 1
+        name = line.strip()[1:].split("(", 1)[0].strip()  # without its duration: "codon TAA -> * (0.13ms)"
+        failures.append((name, tuple(message_shape(part) for part in message), location, file))
+    return choose_varied(failures, limit)
+
+
 def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -> Report:
     """Keep ``✖`` tests with their errors (node-internal frames cut), the totals and failure locations."""
     report = Report()
@@ -416,6 +453,8 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
     in_recap = False  # node prints every failure a second time after "✖ failing tests:"
     showing = True
     few = few_results(lines, _SPEC_PASS, _SPEC_FAIL, _SPEC_SKIP)
+    shown = _varied_spec_failures(lines, max_failures)
+    failure_number = -1
     # what the run printed before its recap: a recap line not among them (the output was cut to its
     # tail, say `| tail -n 60`, and the failure's first report went with the head) is news and stays
     before_recap: set[str] = set()
@@ -450,7 +489,10 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
             continue
         if _SPEC_FAIL.match(line):
             report.failures += 1
-            showing = budget.admit(stripped)
+            failure_number += 1
+            showing = failure_number in shown
+            if not showing:
+                budget.hide(stripped)
             out.append(line)
             continue
         if not showing and line.startswith(" "):
