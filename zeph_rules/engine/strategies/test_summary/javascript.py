@@ -251,13 +251,14 @@ _TAP_ERROR = _regex.compile(r"^\s+error: (?:\|-?\s*$|'?(?P<message>.+?)'?$)")
 
 
 def _varied_tap_failures(lines: list[str], limit: int) -> set[int]:
-    """Return which failures (by their order among the ``not ok`` results) to show, chosen for variety.
+    """Return the rows of the ``not ok`` results whose details to show, chosen for variety.
 
     Eleven failures of one parametrised test must not crowd out the one failure in another file
     (batch 65b: deepmerge's after eleven camelCase cases): ``choose_varied`` reads each failure's
     test (its name without arguments), its error's shape, its location and its file.
     """
     failures: list[tuple[str, tuple[str, ...], str, str]] = []
+    rows: list[int] = []
     for at, line in enumerate(lines):
         result = _TAP_RESULT.match(line)
         if result is None or result["status"] == "ok":
@@ -278,7 +279,8 @@ def _varied_tap_failures(lines: list[str], limit: int) -> set[int]:
                 message = error["message"] or entry.strip()
         if not parent:
             failures.append((result["name"].split("(", 1)[0].strip(), (message_shape(message),), location, file))
-    return choose_varied(failures, limit)
+            rows.append(at)
+    return {rows[chosen] for chosen in choose_varied(failures, limit)}
 
 
 def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) -> Report:
@@ -300,7 +302,6 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
     green = not any(line.lstrip().startswith("not ok") and _TAP_RESULT.match(line) for line in lines)
     case_ends: list[tuple[int, str]] = []
     shown = _varied_tap_failures(lines, max_failures)
-    failure_number = -1
     i = 0
     while i < len(lines):
         line = lines[i]
@@ -352,7 +353,6 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                 out.extend(kept)
             else:
                 report.failures += 1
-                failure_number += 1
                 cancelled = any(_TAP_CANCELLED.search(entry) for entry in block)
                 if cancelled and cancelled_shown:
                     # cancelled because its parent failed (a hook, a timeout): the cause is told once
@@ -360,7 +360,7 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
                     # each keeps its line, outside the failure budget
                     out.append(line)
                     cancelled_detail += len(block)
-                elif failure_number in shown:
+                elif i in shown:
                     cancelled_shown = cancelled_shown or cancelled
                     out.append(line)
                     kept, _ = _cut_node_frames([entry for entry in block if "duration_ms:" not in entry])
@@ -411,7 +411,7 @@ _SPEC_PROJECT_FRAME = _regex.compile(r"^\s+at (?:.* \()?(?:file://)?(?P<file>/[^
 
 
 def _varied_spec_failures(lines: list[str], limit: int) -> set[int]:
-    """Return which ``✖`` failures before the recap (by their order) to show, chosen for variety.
+    """Return the rows of the ``✖`` failures before the recap whose details to show, chosen for variety.
 
     As for node's TAP output (``_varied_tap_failures``): sixty failures of one parametrised test
     must not crowd out a missing file's ENOENT in another test file (batch 75b).  A failure is read
@@ -419,6 +419,7 @@ def _varied_spec_failures(lines: list[str], limit: int) -> set[int]:
     the values compared) and the first frame of the project's code.
     """
     failures: list[tuple[str, tuple[str, ...], str, str]] = []
+    rows: list[int] = []
     at = 0
     while at < len(lines):
         line = lines[at]
@@ -427,6 +428,7 @@ def _varied_spec_failures(lines: list[str], limit: int) -> set[int]:
         at += 1
         if not _SPEC_FAIL.match(line):
             continue
+        rows.append(at - 1)
         message: list[str] = []
         location = file = ""
         while at < len(lines) and not (_SPEC_FAIL.match(lines[at]) or _SPEC_PASS.match(lines[at])
@@ -440,7 +442,7 @@ def _varied_spec_failures(lines: list[str], limit: int) -> set[int]:
             at += 1
         name = line.strip()[1:].split("(", 1)[0].strip()  # without its duration: "codon TAA -> * (0.13ms)"
         failures.append((name, tuple(message_shape(part) for part in message), location, file))
-    return choose_varied(failures, limit)
+    return {rows[chosen] for chosen in choose_varied(failures, limit)}
 
 
 def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -> Report:
@@ -454,11 +456,10 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
     showing = True
     few = few_results(lines, _SPEC_PASS, _SPEC_FAIL, _SPEC_SKIP)
     shown = _varied_spec_failures(lines, max_failures)
-    failure_number = -1
     # what the run printed before its recap: a recap line not among them (the output was cut to its
     # tail, say `| tail -n 60`, and the failure's first report went with the head) is news and stays
     before_recap: set[str] = set()
-    for line in lines:
+    for row, line in enumerate(lines):
         stripped = line.strip()
         if stripped == "✖ failing tests:":
             in_recap = True
@@ -489,8 +490,7 @@ def summarise_node_spec(lines: list[str], max_failures: int, trace_limit: int) -
             continue
         if _SPEC_FAIL.match(line):
             report.failures += 1
-            failure_number += 1
-            showing = failure_number in shown
+            showing = row in shown
             if not showing:
                 budget.hide(stripped)
             out.append(line)
