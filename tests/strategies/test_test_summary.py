@@ -99,6 +99,44 @@ def test_pytest_drops_import_machinery_frames_but_keeps_the_error() -> None:
     assert 'E       result = greet("BOB"' in result.text
 
 
+def test_pytest_exception_group_drops_machinery_behind_its_gutters_and_keeps_the_tree() -> None:
+    # pytest 8 prints a test's ExceptionGroup as Python does, behind `  | ` gutters: thirty frames of
+    # pytest and pluggy first, then the test's own frames and the tree of sub-exceptions (batch 76b)
+    raw = _raw("pytest/q76b_pytest_exceptiongroup")
+    assert '  |   File "/tmp/zeph-fixtures/q76b/venv/lib/python3.11/site-packages/pluggy/_caller.py"' in raw
+    text = test_summary(raw, {}, 1).text
+    assert "site-packages/_pytest/" not in text and "site-packages/pluggy/" not in text
+    assert "  |     ^" not in text  # carets behind gutters are decoration too
+    for kept in (
+        '  |   File "/tmp/zeph-fixtures/q76b/ledgerpy/tests/test_batch.py", line 12, in test_batch_with_retry_of_same_entry',
+        "  | ExceptionGroup: settlement run failed (2 sub-exceptions)",
+        "    | ExceptionGroup: 1 of 2 entries rejected (1 sub-exception)",
+        "    | batch eu-morning",
+        "      | ledgerpy.errors.UnbalancedEntry: entry ref-4002 does not balance: residual {'EUR': Decimal('-1.00')}",
+        "      | ledgerpy.errors.DuplicateKey: idempotency key 'K-5001' already used by entry ref-5001",
+    ):
+        assert kept in text.split("\n"), kept
+
+
+def test_pytest_exception_group_past_the_budget_keeps_its_tree_of_exceptions() -> None:
+    # a group's block cut to its messages: each exception of the tree, whatever its class is called,
+    # with its gutters; and a RecursionError's brief keeps pytest's "Recursion detected" under it
+    text = test_summary(_raw("pytest/q76b_pytest_tb_long"), {}, 1).text
+    lines = text.split("\n")
+    at = lines.index("  | ExceptionGroup: settlement run failed (2 sub-exceptions)")
+    assert lines[at + 1:at + 7] == [
+        "    | ExceptionGroup: 1 of 2 entries rejected (1 sub-exception)",
+        "      | ledgerpy.errors.UnbalancedEntry: entry ref-4002 does not balance: residual {'EUR': Decimal('-1.00')}",
+        "    | ExceptionGroup: 2 of 3 entries rejected (2 sub-exceptions)",
+        "      | ledgerpy.errors.UnbalancedEntry: entry ref-5002 does not balance: residual {'USD': Decimal('0.01')}",
+        "      | ledgerpy.errors.DuplicateKey: idempotency key 'K-5001' already used by entry ref-5001",
+        "— test_settlement_run",
+    ]
+    default = test_summary(_raw("pytest/q76b_pytest_default"), {}, 1).text.split("\n")
+    at = default.index("E   RecursionError: maximum recursion depth exceeded")
+    assert default[at + 1:at + 3] == ["!!! Recursion detected (same locals & position)", "— test_rollup_assets"]
+
+
 def test_pytest_one_head_marker_counts_tests_header_and_links() -> None:
     result = test_summary(_raw("pytest/pass"), {}, 0)
     first = result.text.split("\n")[0]

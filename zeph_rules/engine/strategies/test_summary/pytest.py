@@ -58,7 +58,8 @@ _FAILURE_HEADER = _regex.compile(r"^(?=__|.* __$)_+ (?P<name>[^_\s].*?) _+$")
 _FAILURE_EVIDENCE = _regex.compile(r"^(?:E(?:\s|$)|>\s|Traceback \(most recent call last\)|\[XPASS|\S+:\d+: )")
 _CAPTURED = _regex.compile(r"^-+ Captured \w+ \w+ -+$")
 _FRAME_SEPARATOR = _regex.compile(r"^(?:_ ){5,}_?$")
-_CARET_ONLY = _regex.compile(r"^\s*[\^~]+\s*$")
+#: a line of carets under a source line, behind an exception group's gutters too (``  |     ^^^^``)
+_CARET_ONLY = _regex.compile(r"^(?: *\| )*\s*[\^~]+\s*$")
 _LOCATION_LINE = _regex.compile(r"^\S+:\d+: ")
 #: where a failure was raised: ``tests/x.py:12: AssertionError`` (not a ``path:line: in function`` frame)
 _RAISED_AT = _regex.compile(r"^(?P<file>\S+):\d+: (?!in \S+$)")
@@ -77,7 +78,7 @@ _HEADING_MESSAGE = _regex.compile(r"\b\d+ validation errors? for \S+$|\(\d+ sub-
 _HEADING_FOLLOWERS = 3
 #: a frame of the project's code in a Python traceback or stack dump: `  File "/src/app/x.py", line 4, in f`
 _PROJECT_PYTHON_FRAME = _regex.compile(
-    r'^\s*File "(?![^"]*(?:site-packages|dist-packages|/usr/lib/|/lib/python\d|<frozen))[^"]+", line \d+, in ')
+    r'^(?: *\| )*\s*File "(?![^"]*(?:site-packages|dist-packages|/usr/lib/|/lib/python\d|<frozen))[^"]+", line \d+, in ')
 #: what a failure's block keeps through a cut; among its captured log records, a warning's too
 #: (`WARNING  playpy.shuffle:shuffle.py:26 spread: cannot separate ...`, batch 69b: the clue under
 #: forty lines of captured setup output)
@@ -94,8 +95,12 @@ _LIVE_TROUBLE = _regex.compile(
 
 _DETAIL_SECTIONS = ("FAILURES", "ERRORS")
 
-#: a traceback's closing line when the style prints no ``E`` lines (``--tb=native``)
-_EXCEPTION_LINE = _regex.compile(r"^[\w.]*(?:Error|Exception|Exit|Interrupt|Failure)\b:?")
+#: a traceback's closing line when the style prints no ``E`` lines (``--tb=native``), and each
+#: exception of an exception group's tree behind its gutters, whatever its class is called
+#: (``  | ExceptionGroup: settlement run failed (2 sub-exceptions)``, ``    | ledger.DuplicateKey: ...``)
+_EXCEPTION_LINE = _regex.compile(
+    r"^[\w.]*(?:Error|Exception|Exit|Interrupt|Failure)\b:?|^(?: *\| )+(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*: "
+)
 #: ``FAILED tests/x.py::test_f[id] - message`` in the short summary: a parametrised test's line
 _SUMMARY_ITEM = _regex.compile(r"^(?P<status>FAILED|ERROR|XFAIL|XPASS) (?P<test>[^\s\[]+)\[(?P<id>.*?)\](?: - (?P<message>.*))?$")
 #: pytest-cov's heading: ``---------- coverage: platform linux, python 3.11 ----------`` (older)
@@ -122,8 +127,10 @@ _COVERAGE_ROWS_KEPT = 10
 _MACHINERY_FRAME = _regex.compile(
     r"^(?:\S*/site-packages/(?:_pytest|pluggy)/\S+|<frozen [\w.]+>"
     r"|\S*/lib/python[\d.]+/importlib/__init__\.py):\d+: in \w+$"
-    # the same frames as ``--tb=native`` prints them (they come first there, and would take the budget)
-    r"|^  File \"(?:\S*/site-packages/(?:_pytest|pluggy)/[^\"]+|<frozen [\w.]+>"
+    # the same frames as ``--tb=native`` prints them (they come first there, and would take the budget),
+    # and as an exception group's traceback prints them behind its gutters (``  |   File ...``: pytest 8
+    # shows a test's ExceptionGroup that way, thirty frames of pytest and pluggy above the test's own)
+    r"|^(?P<gutter>(?: *\| )*)  File \"(?:\S*/site-packages/(?:_pytest|pluggy)/[^\"]+|<frozen [\w.]+>"
     r"|\S*/lib/python[\d.]+/importlib/__init__\.py)\", line \d+, in \S+$"
 )
 
@@ -179,13 +186,16 @@ def _frame_without_context(body: list[str], keep_context: bool = False) -> tuple
                 kept.append(line)
         frame.clear()
 
+    source_indent = "    "  # how a machinery frame's source lines start: deeper than the frame's own line
     for line in body:
-        if _MACHINERY_FRAME.match(line):
+        machinery = _MACHINERY_FRAME.match(line)
+        if machinery:
             in_machinery = True
+            source_indent = (machinery["gutter"] or "") + "    "
             dropped += 1
             continue
         if in_machinery:
-            if line.startswith("    ") and not line.startswith("    E "):
+            if line.startswith(source_indent) and not line[len(source_indent):].startswith("E "):
                 dropped += 1
                 continue
             in_machinery = False
@@ -245,6 +255,8 @@ class _Detail:
             previous_e = is_e
         if not found:
             found = [line for line in self.body if _EXCEPTION_LINE.match(line)]
+        # pytest's own word on a RecursionError's traceback, printed under it: where the loop is
+        found.extend(line for line in self.body if line.startswith("!!! Recursion detected"))
         return found
 
     def shapes(self) -> tuple[str, ...]:
