@@ -166,7 +166,7 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("/opt/bin/pnpm install", ("npm-install", "npm-install-scripts")),
         ("/venv/bin/uv pip install httpx", ("pip-install", "pip-install-downloads")),
         ("/usr/bin/git status", ("git-status",)),
-        ("~/.cargo/bin/cargo test", ("cargo-test", "rust-backtrace")),
+        ("~/.cargo/bin/cargo test", ("cargo-test", "rust-backtrace", "rustc-std-locations")),
         ("cd src && ../.venv/bin/pytest -q", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
         ("./node_modules/.bin/jest", ("js-test", "node-internal-frames")),
         ("./server --port 8080", ("sanitizer-reports", "program-logs")),
@@ -675,12 +675,12 @@ def test_ansible_playbook_keeps_changes_failures_and_the_recap(graph: MatcherGra
 @pytest.mark.parametrize(
     ("command", "rules"),
     [
-        ("cargo -q test", ("cargo-test", "rust-backtrace")),
-        ("cargo --color always test --workspace", ("cargo-test", "rust-backtrace")),
-        ("cargo --locked clippy --all-targets", ("cargo-clippy",)),
-        ("cargo -Z unstable-options build", ("cargo-build",)),
-        ("cross test --target aarch64-unknown-linux-gnu", ("cargo-test", "rust-backtrace")),
-        ("cargo --offline run", ("cargo-run", "rust-backtrace", "program-logs")),
+        ("cargo -q test", ("cargo-test", "rust-backtrace", "rustc-std-locations")),
+        ("cargo --color always test --workspace", ("cargo-test", "rust-backtrace", "rustc-std-locations")),
+        ("cargo --locked clippy --all-targets", ("cargo-clippy", "rustc-std-locations")),
+        ("cargo -Z unstable-options build", ("cargo-build", "rustc-std-locations")),
+        ("cross test --target aarch64-unknown-linux-gnu", ("cargo-test", "rust-backtrace", "rustc-std-locations")),
+        ("cargo --offline run", ("cargo-run", "rust-backtrace", "rustc-std-locations", "program-logs")),
         ("cargo --version", ()),
     ],
 )

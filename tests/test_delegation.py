@@ -322,9 +322,9 @@ def test_a_cargo_alias_or_xtask_is_a_runner_of_cargos_tools() -> None:
     assert not any(is_runner("cargo", rest) for rest in ("build", "+nightly clippy -- -D warnings", "-q test", "nextest run", ""))
     cases, graph = _all_cases(), _graph()
     lint = cases["cargo/q59b_clippy_lint_alias"]
-    assert graph.filter("cargo lint", lint.raw, 101).rules == ("cargo-build",)
+    assert graph.filter("cargo lint", lint.raw, 101).rules == ("cargo-build", "rustc-std-locations")
     ci = graph.filter("cargo xtask ci", cases["cargo/q59b_cargo_xtask_ci"].raw, 1)
-    assert ci.rules == ("cargo-test", "rust-backtrace") and ci.filtered_bytes < ci.raw_bytes / 2
+    assert ci.rules == ("cargo-test", "rust-backtrace", "rustc-std-locations") and ci.filtered_bytes < ci.raw_bytes / 2
     assert "xtask ci: 2 step(s) failed: fmt, test" in ci.output.split("\n")
 
 
@@ -335,7 +335,7 @@ def test_a_failed_build_script_under_a_runner_is_read_as_cargos() -> None:
     case = _all_cases()["cargo/q62b_cargo_build_c_syntax_error"]
     assert shown_tool(case.raw) == "cargo build"
     result = _graph().filter("make test", case.raw, case.exit_code)
-    assert result.rules == ("cargo-build",)
+    assert result.rules == ("cargo-build", "rustc-std-locations")
     assert any(line.endswith("build-script-build` (exit status: 101)") for line in result.output.split("\n"))
     assert "  csrc/pack.c:6:15: error: expected ‘;’ before ‘return’" in result.output.split("\n")
 

@@ -350,6 +350,25 @@ def test_strip_noise_keep_before_keeps_a_matched_line_above_a_line_it_names() ->
 
 
 
+def test_strip_noise_keep_after_keeps_a_matched_line_below_a_line_it_names() -> None:
+    # rustc's pointers into std go, but the one under "method defined here" says whose method it is
+    text = "\n".join([
+        "note: method defined here",
+        " --> /rustc/5980761/library/std/src/collections/hash/map.rs:1295:11",
+        "help: the following other types implement trait `Mul<Rhs>`",
+        "  --> /rustc/5980761/library/core/src/ops/arith.rs:346:8",
+        "   = note: `u64` implements `Mul`",
+        "  ::: /rustc/5980761/library/core/src/internal_macros.rs:33:8",
+    ])
+    params = {"patterns": [r"^\s*(-->|:::) /rustc/"], "keep_after": r"^note: .* defined here$"}
+    out = STRATEGIES["strip_noise"](text, params, 101).text.split("\n")
+    assert out[:2] == ["note: method defined here", " --> /rustc/5980761/library/std/src/collections/hash/map.rs:1295:11"]
+    assert not any("arith.rs" in line or "internal_macros.rs" in line for line in out)
+    assert out[-1] == "... (2 noise lines stripped) ..."
+    del params["keep_after"]
+    assert "map.rs" not in STRATEGIES["strip_noise"](text, params, 101).text
+
+
 def test_strip_noise_keep_before_looks_past_the_lines_look_past_names() -> None:
     # batch 36: the object being built when a build broke, above gcc's "In function" line and its error
     text = "\n".join([

@@ -56,6 +56,9 @@ class StripNoise(Strict):
     #: a line the patterns match stays when the line after it matches this one: with the exception
     #: line's pattern, a traceback's innermost caret line (which part of the expression raised) stays
     keep_before: OptionalRegex = None
+    #: a line the patterns match stays when the line before it matches this one: rustc's pointer into
+    #: the standard library under "note: method defined here" (which method) stays, the rest go
+    keep_after: OptionalRegex = None
     #: ``keep_before`` looks past the lines this matches to the next one: with a compiler's context lines
     #: (``x.c: In function 'f':``), a build's progress line stays above the error they lead to
     look_past: OptionalRegex = None

@@ -10,6 +10,9 @@ exception line's pattern, a Python traceback keeps the carets of its innermost
 frame, which say what part of the expression raised; ``look_past`` (a regex)
 lets it look past context lines to the line they lead to (a build's progress
 line stays above ``x.c: In function 'f':`` when an error follows, not a warning).
+With ``keep_after`` (a regex) a matching line stays when the line before it
+matches that regex: rustc's pointer into the standard library's source goes,
+but not the one under ``note: method defined here``, which says whose method.
 
 ``min_lines`` (0: always) leaves output of fewer lines whole: what is detail
 worth dropping in a 3,000-line dependency tree or plan is the answer in a
@@ -132,6 +135,12 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
             while past and following < len(lines) - 1 and matches_any(past, lines[following]):
                 following += 1
             if matches_any(keep_before, lines[following]):
+                staying[index] = True
+    keep_after_source = params.get("keep_after")
+    if keep_after_source:
+        keep_after = [user_pattern(keep_after_source)]
+        for index in range(1, len(lines)):
+            if not staying[index] and matches_any(keep_after, lines[index - 1]):
                 staying[index] = True
     if params.get("take_indented"):
         _take_indented(lines, staying)

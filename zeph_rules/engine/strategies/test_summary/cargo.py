@@ -186,10 +186,20 @@ def _scan_targets(lines: list[str]) -> tuple[set[int], set[int], int, set[int], 
     announced: dict[int, int] = {}  # each target's "running N tests", for one that never finished
     tests = 0
     current = -1
+    # a target whose first line is not libtest's runs a harness of its own (`harness = false`: a bench
+    # binary's table, a custom runner): it started too, and its header says whose lines follow (batch 79b)
+    own_harness = False
     for index, line in enumerate(lines):
         if _TARGET_START.match(line):
             current = index
+            own_harness = "Running `" not in line  # not ``cargo test -vv``'s ``Running `rustc ...` ``
             continue
+        if own_harness and line.strip():
+            own_harness = False
+            # (cargo's own `error: test failed, to rerun pass ...` under a header is no harness's line: the
+            # header came late, its tests' lines above it, as `parallel --tag` groups a job's streams)
+            if not (_RUNNING_COUNT.match(line) or _CARGO_STATUS.match(line) or line.startswith(("error", "warning"))):
+                started.add(current)
         if _RUNNING_COUNT.match(line):
             started.add(current)
             announced[current] = int(line.split()[1])
