@@ -42,3 +42,13 @@ def test_sanitize(raw: str, clean: str) -> None:
 def test_sanitize_never_raises_on_odd_input() -> None:
     assert sanitize("\x1b[") == "["
     assert sanitize("\r\r\r") == ""
+
+
+def test_a_line_of_text_ending_in_a_carriage_return_is_no_redraw() -> None:
+    # a program's message ending in "\r" (a file with CRLF endings, quoted), then the quote after it: the
+    # quote draws no display over the message (batch 83b: the line said what failed)
+    clean = sanitize("+tests/crlf.knot: line 2: expected '=' in \"b {\r\"\n")
+    assert clean.split("\n")[0] == "+tests/crlf.knot: line 2: expected '=' in \"b {"
+    # counters, bars and check marks still redraw one display: its last state stays
+    assert sanitize(" 10%\r 20%\r 30%\n") == " 30%\n"
+    assert sanitize("  ✓✓\r  ✓✓✓\n") == "  ✓✓✓\n"

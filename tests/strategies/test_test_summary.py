@@ -32,6 +32,14 @@ def test_runners_are_detected() -> None:
         assert found is not None and found[0] == runner, case
 
 
+def test_cargo_a_target_with_a_harness_of_its_own_keeps_its_header() -> None:
+    # `cargo bench` of a harness=false bench prints its own table under its target's header: the header
+    # says whose table it is, as a libtest target's says whose "test result" follows (batch 79b)
+    text = test_summary(_raw("cargo/q79b_cargo_bench"), {}, 0).text.split("\n")
+    at = text.index("     Running benches/kvbench.rs (target/release/deps/kvbench-9a2a8a87690c43cd)")
+    assert text[at + 1] == "kvbench: 20000 keys, 100-byte values, 10 benchmarks in db/wal/lru/bloom"
+
+
 def test_max_failures_names_the_rest() -> None:
     # past the budget a cargo failure keeps where and why it panicked (the issue: every failing test's
     # message and location), not its block
@@ -135,6 +143,28 @@ def test_pytest_exception_group_past_the_budget_keeps_its_tree_of_exceptions() -
     default = test_summary(_raw("pytest/q76b_pytest_default"), {}, 1).text.split("\n")
     at = default.index("E   RecursionError: maximum recursion depth exceeded")
     assert default[at + 1:at + 3] == ["!!! Recursion detected (same locals & position)", "— test_rollup_assets"]
+
+
+def test_pytest_a_plugins_report_after_the_failures_stays_and_alike_snapshots_keep_their_diff() -> None:
+    # syrupy's report under its ruler after the last failure is the run's own summary, not that failure's
+    # tail; its snapshot failures all say "assert [+ received] == [- snapshot]": the diff tells them apart
+    text = test_summary(_raw("pytest/q83b_pytest_q"), {}, 1).text.split("\n")
+    at = text.index("7 snapshots failed. 10 snapshots passed. 2 snapshots unused.")
+    assert text[at - 1].startswith("---") and "snapshot report summary" in text[at - 1]
+    assert "Re-run pytest with --snapshot-update to delete unused snapshots." in text
+    at = text.index("E         + db { # primary")
+    assert text[at - 1] == "E         - db {  # primary"
+    assert text[at + 1] == "tests/test_snapshots.py:13: AssertionError — test_format[brace_comments]"
+    # a message that holds its values already gets no diff lines (`assert 'V' == 'Y'` over `- Y`, `+ V`)
+    codons = test_summary(_raw("pytest/q75b_q_all"), {}, 1).text
+    assert "E         - Y" not in codons
+
+
+def test_pytest_a_run_of_a_few_tests_keeps_its_row_of_marks() -> None:
+    assert test_summary(_raw("pytest/q83b_pytest_pass"), {}, 0).text.split("\n")[0].startswith("......    ")
+    # past twelve tests the row goes, counted in the marker
+    many = test_summary(_raw("pytest/q84b_pytest_pass"), {}, 0).text
+    assert "...................." not in many and "28 passed" in many
 
 
 def test_pytest_one_head_marker_counts_tests_header_and_links() -> None:

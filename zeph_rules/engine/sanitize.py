@@ -30,6 +30,9 @@ _TRAILING_SPACE = _regex.compile(r"(?<![ \t\f\v])[ \t\f\v]++$", _regex.MULTILINE
 
 
 _FIRST_WORD = _regex.compile(r"[^\W\d_]+")
+#: how wordless text starts that is no display's state: a diff's added line (``+x``), a quoted value;
+#: counters, bars, spinners and check marks (``42%``, ``[===  ]``, ``⠋``, ``✓✓✓``) all redraw one display
+_WORDLESS_TEXT = _regex.compile(r"[+\"']")
 #: wider than any terminal: such a state was written, not drawn (curl's body, its meter's ``\r`` after it)
 _WIDEST_DISPLAY = 1000
 
@@ -58,7 +61,10 @@ def _last_carriage_state(line: str) -> str:
             kept[-1] = state
         else:
             kept.append(state)
-        previous_word = word if len(state) <= _WIDEST_DISPLAY else None
+        # a wordless state is a display's only when it starts as one does: a program's `"b {\r"` printed
+        # after a diff's `+x` line is no redraw of it (batch 83b: the line said what failed)
+        display = found is not None or _WORDLESS_TEXT.match(state.lstrip()) is None
+        previous_word = word if len(state) <= _WIDEST_DISPLAY and display else None
     return "\n".join(kept)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .... import _regex
 from .._common import listed_places, omitted_marker, per_line, plural
 from ._shared import (
+    FEW_RESULTS,
     Placeholder,
     Report,
     choose_varied,
@@ -57,6 +58,15 @@ _FAILURE_HEADER = _regex.compile(r"^(?=__|.* __$)_+ (?P<name>[^_\s].*?) _+$")
 #: what only a failure's or an error's block shows: the passes' blocks of ``-rP``/``-rA`` hold captured output
 _FAILURE_EVIDENCE = _regex.compile(r"^(?:E(?:\s|$)|>\s|Traceback \(most recent call last\)|\[XPASS|\S+:\d+: )")
 _CAPTURED = _regex.compile(r"^-+ Captured \w+ \w+ -+$")
+#: a line of an assertion's diff under its message: ``E         - db {  # primary`` (the snapshot's),
+#: ``E         + db { # primary`` (what the test got)
+#: (not pytest's explanation of an assertion's values, ``E        +  where 2 = f(x)``)
+_DIFF_LINE = _regex.compile(r"^E {3,}(?P<sign>[-+]) (?!\s*(?:where|and) )(?P<text>.*)$")
+#: a plugin's report after the failures, under a ruler of dashes (syrupy's ``---- snapshot report
+#: summary ----``: how many snapshots failed, went unused, and what to run): not the last block's tail.
+#: A block's own sections have such rulers too (``Captured stdout call``, hypothesis's ``Hypothesis``
+#: of a test's tried examples); a report is known by no failure following it before the next section
+_PLUGIN_REPORT = _regex.compile(r"^-{3,} (?!Captured |Hypothesis -)\S.*? -{3,}$")
 _FRAME_SEPARATOR = _regex.compile(r"^(?:_ ){5,}_?$")
 #: a line of carets under a source line, behind an exception group's gutters too (``  |     ^^^^``)
 _CARET_ONLY = _regex.compile(r"^(?: *\| )*\s*[\^~]+\s*$")
@@ -159,6 +169,16 @@ def looks_like_pytest(lines: list[str]) -> bool:
     return False
 
 
+def _last_before_section(lines: list[str], index: int) -> bool:
+    """Return whether no failure's header follows line ``index`` before the next ``=== x ===`` section."""
+    for line in lines[index + 1:]:
+        if _SECTION.match(line) or _FINAL.match(line):
+            return True
+        if _FAILURE_HEADER.match(line):
+            return False
+    return True
+
+
 def _text_bytes(lines: list[str]) -> int:
     return sum(len(line) + 1 for line in lines)
 
@@ -258,6 +278,23 @@ class _Detail:
         # pytest's own word on a RecursionError's traceback, printed under it: where the loop is
         found.extend(line for line in self.body if line.startswith("!!! Recursion detected"))
         return found
+
+    def diff_clue(self, message: str) -> list[str]:
+        """Return the first removed and added lines of the block's assertion diff (``E   - a``, ``E   + b``).
+
+        Where two failures' messages are word for word the same (syrupy's ``assert [+ received] == [-
+        snapshot]``, a long comparison pytest elides), the diff is what tells them apart; a line whose
+        text ``message`` holds already (``assert 'V' == 'Y'`` over ``- Y`` and ``+ V``) tells nothing more.
+        """
+        found: dict[str, str] = {}
+        for line in self.body:
+            diff = _DIFF_LINE.match(line)
+            text = diff["text"].strip() if diff else ""
+            if diff and diff["sign"] not in found and text and text not in message:
+                found[diff["sign"]] = line
+                if len(found) == 2:
+                    break
+        return [found[sign] for sign in "-+" if sign in found]
 
     def shapes(self) -> tuple[str, ...]:
         """Return the shapes of the block's messages: the first line of every run of ``E`` lines."""
@@ -483,6 +520,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     passes_dropped = 0
     rerun_id: str | None = None  # the test of the last RERUN line (pytest-rerunfailures)
     few = few_results(lines, _VERBOSE, _XDIST_VERBOSE, _LIVE_RESULT)
+    # the rows of marks of a run of a few tests stay as -v's result lines do: they are its results, and
+    # cost less than the marker that would stand for them (batch 83b's reviewer quoted "......")
+    few_marks = sum(len(_PERCENT.sub("", line).split()[-1]) for line in lines if _PROGRESS.match(line)) <= FEW_RESULTS
     live_dropped = 0
     if not few and any(_LIVE_LOG.match(line) for line in lines):
         lines, passed, live_dropped = _drop_passing_live_logs(lines)
@@ -531,7 +571,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             warning_lines.clear()
         section = new_section
 
-    for line in lines:
+    for index, line in enumerate(lines):
         section_match = _SECTION.match(line)
         if section_match or _FINAL.match(line):
             if _FINAL.match(line):
@@ -570,6 +610,11 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             if section == "PASSES":
                 passes_dropped += 1
                 continue
+        if (section in _DETAIL_SECTIONS and _PLUGIN_REPORT.match(line) and not _COVERAGE_HEADER.match(line)
+                and _last_before_section(lines, index)):
+            enter("plugin report")  # kept as printed, up to the next section
+            out.append(line)
+            continue
         if section in _DETAIL_SECTIONS:
             header = _FAILURE_HEADER.match(line)
             if header:
@@ -607,6 +652,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                     out.append(line)
                     continue
                 skipped = sum(marks.count(ch) for ch in "sxX")
+                if few_marks:
+                    out.append(line)
+                    continue
                 if line[:1] not in ".FEsxXR":
                     file_rows.append((len(out), line, marks.count("."), skipped))  # the row naming its file
                 if "." in marks:
@@ -769,14 +817,19 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
         messages = item.messages()
         repeat = key in seen
         of_test = (item.test(), key)
-        if (repeat and messages and repeated_briefs < _REPEATED_BRIEFS and messages[0] not in shown_messages
+        # the same message word for word (syrupy's "assert [+ received] == [- snapshot]"): the first lines
+        # of its diff are what differs (batch 83b's reviewer quoted "E         + db { # primary")
+        clue = item.diff_clue(messages[0]) if repeat and messages and messages[0] in shown_messages else []
+        if shown_messages.issuperset(clue):
+            clue = []
+        if (repeat and messages and repeated_briefs < _REPEATED_BRIEFS and (clue or messages[0] not in shown_messages)
                 and repeats.get(of_test, 0) < _REPEATED_BRIEFS_EACH):
             # the same assertion failing alike with other values (a parametrised test): its values may
             # be the clue (a blind reviewer of batch 42 quoted "assert Decimal('0.12') == Decimal('0.13')"
             # of one case among four), so its first message stays, with the location naming the test
             repeated_briefs += 1
             repeats[of_test] = repeats.get(of_test, 0) + 1
-            messages = messages[:1]
+            messages = [messages[0], *clue]
             repeat = False
         if not repeat and (messages or locations[index]):
             # the messages, then the location naming the test: two or three lines, not a block
