@@ -92,4 +92,7 @@ def test_savings_over_all_fixtures(graph: MatcherGraph) -> None:
     # 0.23 until batch 50b: batches 47b, 49, 49b, 50 and 50b (247 cases of git answers, environment
     # queries, query results, dependency listings and doc tools' reports, the output mostly the answer)
     # save 3 to 8 % per case; the 4,410 cases before batch 46 save 24.0 %, as they did before it
-    assert mean >= 0.22
+    # 0.22 until batch 85: batches 76 to 85 (950 cases: environment failures, interrupted runs, snapshot
+    # tests and other corpora with many short outputs) save 18.2 % per case, and a run of a few tests
+    # keeping its row of marks costs the 7,326 cases before them 0.1 point (22.4 %)
+    assert mean >= 0.21
