@@ -169,14 +169,22 @@ def looks_like_pytest(lines: list[str]) -> bool:
     return False
 
 
-def _last_before_section(lines: list[str], index: int) -> bool:
-    """Return whether no failure's header follows line ``index`` before the next ``=== x ===`` section."""
-    for line in lines[index + 1:]:
+def _lines_before_a_section(lines: list[str]) -> list[bool]:
+    """Return for each line whether no failure's header follows it before the next ``=== x ===`` section.
+
+    One pass from the end: asking it of each ruler in turn would read the rest of the output once per
+    ruler (forty thousand rulers, forty thousand reads).
+    """
+    found = [True] * len(lines)
+    section_next = True
+    for index in range(len(lines) - 1, -1, -1):
+        found[index] = section_next
+        line = lines[index]
         if _SECTION.match(line) or _FINAL.match(line):
-            return True
-        if _FAILURE_HEADER.match(line):
-            return False
-    return True
+            section_next = True
+        elif _FAILURE_HEADER.match(line):
+            section_next = False
+    return found
 
 
 def _text_bytes(lines: list[str]) -> int:
@@ -571,6 +579,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             warning_lines.clear()
         section = new_section
 
+    before_a_section: list[bool] | None = None  # read once, at the first ruler after the failures
     for index, line in enumerate(lines):
         section_match = _SECTION.match(line)
         if section_match or _FINAL.match(line):
@@ -610,11 +619,13 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             if section == "PASSES":
                 passes_dropped += 1
                 continue
-        if (section in _DETAIL_SECTIONS and _PLUGIN_REPORT.match(line) and not _COVERAGE_HEADER.match(line)
-                and _last_before_section(lines, index)):
-            enter("plugin report")  # kept as printed, up to the next section
-            out.append(line)
-            continue
+        if section in _DETAIL_SECTIONS and _PLUGIN_REPORT.match(line) and not _COVERAGE_HEADER.match(line):
+            if before_a_section is None:
+                before_a_section = _lines_before_a_section(lines)
+            if before_a_section[index]:
+                enter("plugin report")  # kept as printed, up to the next section
+                out.append(line)
+                continue
         if section in _DETAIL_SECTIONS:
             header = _FAILURE_HEADER.match(line)
             if header:
