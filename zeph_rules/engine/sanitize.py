@@ -55,7 +55,8 @@ def _last_carriage_state(line: str) -> str:
     for state in line.split("\r"):
         if not state.strip():
             continue
-        found = _FIRST_WORD.match(state.lstrip())
+        stripped = state.lstrip()
+        found = _FIRST_WORD.match(stripped)
         word = found.group() if found else ""  # counters, bars and spinners: one display
         if kept and word == previous_word:
             kept[-1] = state
@@ -63,7 +64,7 @@ def _last_carriage_state(line: str) -> str:
             kept.append(state)
         # a wordless state is a display's only when it starts as one does: a program's `"b {\r"` printed
         # after a diff's `+x` line is no redraw of it (batch 83b: the line said what failed)
-        display = found is not None or _WORDLESS_TEXT.match(state.lstrip()) is None
+        display = found is not None or _WORDLESS_TEXT.match(stripped) is None
         previous_word = word if len(state) <= _WIDEST_DISPLAY and display else None
     return "\n".join(kept)
 

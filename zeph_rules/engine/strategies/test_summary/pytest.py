@@ -187,6 +187,17 @@ def _lines_before_a_section(lines: list[str]) -> list[bool]:
     return found
 
 
+def _few_marks(lines: list[str]) -> bool:
+    """Return whether the progress rows hold at most ``FEW_RESULTS`` marks (stops counting past it)."""
+    marks = 0
+    for line in lines:
+        if _PROGRESS.match(line):
+            marks += len(_PERCENT.sub("", line).split()[-1])
+            if marks > FEW_RESULTS:
+                return False
+    return True
+
+
 def _text_bytes(lines: list[str]) -> int:
     return sum(len(line) + 1 for line in lines)
 
@@ -529,8 +540,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     rerun_id: str | None = None  # the test of the last RERUN line (pytest-rerunfailures)
     few = few_results(lines, _VERBOSE, _XDIST_VERBOSE, _LIVE_RESULT)
     # the rows of marks of a run of a few tests stay as -v's result lines do: they are its results, and
-    # cost less than the marker that would stand for them (batch 83b's reviewer quoted "......")
-    few_marks = sum(len(_PERCENT.sub("", line).split()[-1]) for line in lines if _PROGRESS.match(line)) <= FEW_RESULTS
+    # cost less than the marker that would stand for them (batch 83b's reviewer quoted "......"); read at
+    # the first row of passes, as output with no rows (-v) needs no count
+    few_marks: bool | None = None
     live_dropped = 0
     if not few and any(_LIVE_LOG.match(line) for line in lines):
         lines, passed, live_dropped = _drop_passing_live_logs(lines)
@@ -619,7 +631,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             if section == "PASSES":
                 passes_dropped += 1
                 continue
-        if section in _DETAIL_SECTIONS and _PLUGIN_REPORT.match(line) and not _COVERAGE_HEADER.match(line):
+        if section in _DETAIL_SECTIONS and _PLUGIN_REPORT.match(line):  # (a coverage heading entered its section above)
             if before_a_section is None:
                 before_a_section = _lines_before_a_section(lines)
             if before_a_section[index]:
@@ -662,10 +674,12 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                     report.failures += marks.count("F") + marks.count("E")
                     out.append(line)
                     continue
-                skipped = sum(marks.count(ch) for ch in "sxX")
+                if few_marks is None:
+                    few_marks = _few_marks(lines)
                 if few_marks:
                     out.append(line)
                     continue
+                skipped = sum(marks.count(ch) for ch in "sxX")
                 if line[:1] not in ".FEsxXR":
                     file_rows.append((len(out), line, marks.count("."), skipped))  # the row naming its file
                 if "." in marks:
