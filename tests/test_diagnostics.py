@@ -172,3 +172,26 @@ strategy = { type = "strip_noise", patterns = ["^\\t"], block_start = "<< 'EOF'"
     assert [(d.line, d.code) for d in ruleset.diagnostics] == [(4, ruleset.diagnostics[0].code)]
     assert "`block_start` and `block_end` go together" in ruleset.diagnostics[0].message
     assert [r.id for r in ruleset.rules] == ["kept"]
+
+
+def test_keep_unfinished_needs_its_finished_by_and_a_name_to_match(tmp_path: Path) -> None:
+    path = _write(tmp_path, """[[rules]]
+name = "no-end"
+match = { prefix = "terraform" }
+strategy = { type = "strip_noise", patterns = ["Creating"], keep_unfinished = "^(.+?): Creating" }
+
+[[rules]]
+name = "no-name"
+match = { prefix = "terraform" }
+strategy = { type = "strip_noise", patterns = ["Creating"], keep_unfinished = "^.+?: Creating", finished_by = "^(.+?): Creation complete" }
+
+[[rules]]
+name = "kept"
+match = { prefix = "terraform" }
+strategy = { type = "strip_noise", patterns = ["Creating"], keep_unfinished = "^(.+?): Creating", finished_by = "^(.+?): Creation complete" }
+""")
+    ruleset = load_ruleset([path], builtin=False)
+    assert [d.line for d in ruleset.diagnostics] == [4, 9]
+    assert "`keep_unfinished` and `finished_by` go together" in ruleset.diagnostics[0].message
+    assert "`keep_unfinished` needs a capturing group" in ruleset.diagnostics[1].message
+    assert [r.id for r in ruleset.rules] == ["kept"]

@@ -369,6 +369,34 @@ def test_strip_noise_keep_after_keeps_a_matched_line_below_a_line_it_names() -> 
     assert "map.rs" not in STRATEGIES["strip_noise"](text, params, 101).text
 
 
+def test_strip_noise_keep_unfinished_keeps_the_last_word_on_what_never_finished() -> None:
+    # batch 81b: an apply interrupted while one resource was still being created
+    text = "\n".join([
+        'x.a["1"]: Creating...',
+        "x.b: Creating...",
+        'x.a["1"]: Still creating... [10s elapsed]',
+        'x.a["1"]: Creation complete after 12s [id=1]',
+        "x.b: Still creating... [10s elapsed]",
+        "x.c: Destroying... [id=3]",
+        "x.b: Still creating... [20s elapsed]",
+        "x.c: Destruction complete after 0s",
+        "Interrupt received.",
+        "Error: execution halted",
+        "  with x.b,",
+    ])
+    params = {
+        "patterns": [r": (Still creating|Creating|Destroying)\.\.\."],
+        "keep_unfinished": r"^(.+?): (?:Still creating|Creating|Destroying)\.\.\.",
+        "finished_by": r"^(.+?): (?:Creation|Destruction) complete after ",
+    }
+    out = STRATEGIES["strip_noise"](text, params, 1).text.split("\n")
+    # x.b's last progress line stays, its earlier ones go; x.a and x.c finished: theirs all go
+    assert [line for line in out if "..." in line and not line.startswith("...")] == ["x.b: Still creating... [20s elapsed]"]
+    assert out[-1] == "... (5 noise lines stripped) ..."
+    del params["keep_unfinished"], params["finished_by"]
+    assert "x.b: Still creating" not in STRATEGIES["strip_noise"](text, params, 1).text
+
+
 def test_strip_noise_keep_before_looks_past_the_lines_look_past_names() -> None:
     # batch 36: the object being built when a build broke, above gcc's "In function" line and its error
     text = "\n".join([

@@ -76,6 +76,11 @@ class StripNoise(Strict):
     label: str = Field("noise line", min_length=1, max_length=60, pattern=r"^[A-Za-z][\w '-]*$")
     #: a stripped line this matches stays when a line that stays holds the text of each of its groups
     keep_when_named: OptionalRegex = None
+    #: of the stripped lines this matches, each name's (its groups') last one stays unless a later line
+    #: ``finished_by`` matches with the same name: an interrupted apply's last "Still creating..."
+    keep_unfinished: OptionalRegex = None
+    #: the line that says a ``keep_unfinished`` name finished (its groups: the same name)
+    finished_by: OptionalRegex = None
     #: a stripped line takes with it the non-blank lines right under it indented deeper than it
     take_indented: bool = False
     #: a block (a line this matches, the lines under it indented deeper) whose every line would go keeps them all
@@ -99,6 +104,12 @@ class StripNoise(Strict):
     def _parameters_agree(self) -> StripNoise:
         if self.keep_when_named is not None and compile_regex(self.keep_when_named).groups == 0:
             raise ValueError("`keep_when_named` needs a capturing group: the name a line that stays must hold")
+        if (self.keep_unfinished is None) != (self.finished_by is None):
+            raise ValueError("`keep_unfinished` and `finished_by` go together: what is under way and what ends it")
+        for name in ("keep_unfinished", "finished_by"):
+            source = getattr(self, name)
+            if source is not None and compile_regex(source).groups == 0:
+                raise ValueError(f"`{name}` needs a capturing group: the name of what is under way")
         if (self.block_start is None) != (self.block_end is None):
             raise ValueError("`block_start` and `block_end` go together: a block opens at one and closes at the other")
         return self

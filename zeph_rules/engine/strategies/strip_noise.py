@@ -34,7 +34,11 @@ it indented deeper, whose every line would go keeps them all.  With
 ``keep_when_named`` (a regex with groups) a line the patterns match stays when
 this regex matches it too and some line that stays holds the text of each of
 its groups: a plan's ``x.y["a"]: Refreshing state...`` goes, unless the plan
-changes ``x.y["a"]`` or an error names ``resource "x" "y"``.  ``min_run`` leaves runs of fewer
+changes ``x.y["a"]`` or an error names ``resource "x" "y"``.  With ``keep_unfinished`` and
+``finished_by`` (regexes whose groups name a thing under way) the last stripped line the first
+matches for each name stays when no line after it says, through the second, that the thing finished:
+an apply's ``x: Still creating... [20s elapsed]`` goes above ``x: Creation complete after 31s``, and
+stays as the last word on ``x`` when the run was interrupted or the creation failed.  ``min_run`` leaves runs of fewer
 consecutive matched lines whole, and with ``keep_run_ends`` a run that goes keeps that many lines
 at each end, its marker in its place: a bundler's table of 260 chunks keeps its first rows and its
 last, the largest.  With ``block_start`` and ``block_end`` (regexes) the patterns strip only lines
@@ -152,6 +156,9 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     named_source = params.get("keep_when_named")
     if named_source and not all(staying):
         _rescue_named(lines, staying, before + rest, user_pattern(named_source))
+    unfinished_source = params.get("keep_unfinished")
+    if unfinished_source and not all(staying):
+        _keep_unfinished(lines, staying, rest, user_pattern(unfinished_source), user_pattern(params["finished_by"]))
     label = params.get("label") or "noise line"
     kept = []
     in_folds = 0  # counted where their runs were, after whatever the steps above kept of them
@@ -315,6 +322,30 @@ def _rescue_named(lines: list[str], staying: list[bool], rest: list[str], named:
                 staying[index] = True
                 break
             at = text.find(longest, end)
+
+
+def _keep_unfinished(lines: list[str], staying: list[bool], rest: list[str], unfinished: Any, finished: Any) -> None:
+    """Keep each name's last stripped line ``unfinished`` matches when no later line ``finished`` matches with that name.
+
+    Read from the end: the names finished below a line are known when it is reached (``rest``, the
+    lines after ``until``, come last).
+    """
+    done: set[tuple[str, ...]] = set()
+    for line in reversed(rest):
+        found = finished.search(line)
+        if found is not None:
+            done.add(found.groups())
+    for index in range(len(lines) - 1, -1, -1):
+        found = finished.search(lines[index])
+        if found is not None:
+            done.add(found.groups())
+            continue
+        if staying[index]:
+            continue
+        found = unfinished.search(lines[index])
+        if found is not None and found.groups() not in done:
+            staying[index] = True
+            done.add(found.groups())  # its earlier progress lines go: this one is its last word
 
 
 def _first_line_matching(text: str, source: str) -> int:
