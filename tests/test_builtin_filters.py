@@ -164,7 +164,7 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("pnpm run test:unit", ("js-test", "node-internal-frames")),
         ("yarn test", ("js-test", "node-internal-frames")),
         ("/opt/bin/pnpm install", ("npm-install", "npm-install-scripts")),
-        ("/venv/bin/uv pip install httpx", ("pip-install", "pip-install-downloads")),
+        ("/venv/bin/uv pip install httpx", ("pip-install", "pip-install-build-steps", "pip-install-downloads")),
         ("/usr/bin/git status", ("git-status",)),
         ("~/.cargo/bin/cargo test", ("cargo-test", "rust-backtrace", "rustc-std-locations")),
         ("cd src && ../.venv/bin/pytest -q", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
@@ -178,7 +178,7 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
         ("PYTHONPATH=src python3.9 -m unittest", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
         ("uv run python -m unittest", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
         ("pdm run pytest", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
-        ("pip3.11 install httpx", ("python-library-frames", "pip-install", "pip-install-downloads")),
+        ("pip3.11 install httpx", ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads")),
         ("honcho start", ("program-logs",)),
         ("../configure --prefix=/usr", ("autotools-configure", "sanitizer-reports", "program-logs")),
         ("sh configure", ("autotools-configure",)),
@@ -250,7 +250,7 @@ def test_pip_upgrade_keeps_what_it_replaced(graph: MatcherGraph) -> None:
 def test_pip_wheel_keeps_what_it_saved_and_loses_the_downloads_and_bars(graph: MatcherGraph) -> None:
     raw = _raw("pip/q9_wheel_r")
     result = graph.filter("pip wheel -w wheelhouse -r requirements.txt", raw, 0)
-    assert result.rules == ("python-library-frames", "pip-install", "pip-install-downloads")
+    assert result.rules == ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads")
     lines = result.output.split("\n")
     saved = [line for line in raw.split("\n") if line.startswith("Saved ")]
     assert saved and all(line in lines for line in saved)  # every wheel it wrote, by file name
@@ -714,8 +714,8 @@ def test_npm_options_before_the_script(graph: MatcherGraph, command: str, rules:
         ("kubectl --context staging describe pod api-1", ("kubectl", "kubectl-long")),
         ("kubectl -n prod logs api-1", ("log-dedup", "kubectl")),
         ("helm -n prod template web ./chart", ("kubectl-long",)),
-        ("pip -q install requests", ("python-library-frames", "pip-install", "pip-install-downloads")),
-        ("pip --disable-pip-version-check install -r requirements.txt", ("python-library-frames", "pip-install", "pip-install-downloads")),
+        ("pip -q install requests", ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads")),
+        ("pip --disable-pip-version-check install -r requirements.txt", ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads")),
     ],
 )
 def test_global_options_before_the_subcommand(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
