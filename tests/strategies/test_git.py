@@ -412,3 +412,18 @@ def test_a_change_alike_but_for_its_numbers_keeps_the_lines_it_adds() -> None:
     assert "-RATE = 10" not in lines  # the line it replaces says the same number
     rates = {line for line in raw.split("\n") if line.startswith("+UNIT_RATE = ")}
     assert len(rates) > 10 and rates <= set(lines)
+
+
+def test_a_block_replaced_past_the_budget_keeps_removed_and_added_lines_in_turns() -> None:
+    # batch 86: `make test` printing `diff -u expected got` of golden files; the budget went on the
+    # expected lines and none of what the program printed was left
+    def hunk(case: int) -> str:
+        return "@@ -1,6 +1,6 @@\n" + "".join(f"-B{case}{row} fed {200 + row}.00\n" for row in range(1, 7)) + "".join(
+            f"+B{case}{row} fed {190 + row + case}.46\n" for row in range(1, 7))
+
+    files = "".join(f"--- tests/case_{n}.out\n+++ tests/case_{n}.got\n{hunk(n)}" for n in range(12))
+    result = STRATEGIES["git_diff"](files, {"max_diff_lines": 40}, 1)
+    first = result.text.split("+++ tests/case_0.got\n")[1].split("--- tests/case_1.out")[0].split("\n")
+    # the budget's lines go to the first removed and added lines in turns (the later files' alike changes fold)
+    assert first[1:-1] == ["-B01 fed 201.00", "-B02 fed 202.00", "+B01 fed 191.46", "+B02 fed 192.46",
+                           "... (8 lines omitted in tests/case_0.got) ..."]

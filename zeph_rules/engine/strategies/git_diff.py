@@ -285,7 +285,10 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
     before each hunk's first change on (the context git prints above a change
     says least).  When it does not, the hunks keep their changes in order
     until it runs out, so the changes shown are whole rather than one line of
-    every pair; the hunk headers after them still say where the rest is, and
+    every pair (a block of five removed lines above the five added ones keeps
+    the first removed and the first added, then the second of each: a golden
+    file's diff under ``make test`` kept the expected lines and none of what
+    the program printed); the hunk headers after them still say where the rest is, and
     every changed line that declares a function or a type stays too.  A
     conflict's lines and a lock file's package and version lines stay whatever
     the budget.
@@ -308,7 +311,8 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
     if left <= 0:
         left = budget
         for changed in changes:
-            kept.update(changed[:left])
+            paired = changed if file_diff.combined else _paired(file_diff, changed)
+            kept.update(paired[:left])
             left -= min(len(changed), left)
         kept.update(index for changed in changes for index in changed
                     if _DECLARATION.match(file_diff.lines[index][0]) is not None)
@@ -323,6 +327,28 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
             chosen.add(index)
         kept.update(chosen)
     return kept | past_budget
+
+
+def _paired(file_diff: _FileDiff, changed: list[int]) -> list[int]:
+    """Return a hunk's changed lines, each run's removed and added lines taken in turns (``-1 +1 -2 +2 ...``).
+
+    A run is a block of consecutive changed lines; a line of neither kind (``\\ No newline at end of
+    file``) follows the pairs of its run.
+    """
+    order: list[int] = []
+    start = 0
+    while start < len(changed):
+        end = start + 1
+        while end < len(changed) and changed[end] == changed[end - 1] + 1:
+            end += 1
+        run = changed[start:end]
+        removed = [index for index in run if file_diff.lines[index][0].startswith("-")]
+        added = [index for index in run if file_diff.lines[index][0].startswith("+")]
+        for pair in range(max(len(removed), len(added))):
+            order += removed[pair : pair + 1] + added[pair : pair + 1]
+        order += [index for index in run if not file_diff.lines[index][0].startswith(("-", "+"))]
+        start = end
+    return order
 
 
 def _lock_lines(file_diff: _FileDiff) -> set[int]:
