@@ -1494,3 +1494,16 @@ def test_node_spec_reporter_picks_failures_for_variety() -> None:
     hidden = next(line for line in lines if "more failures not shown in detail" in line)
     assert hidden.startswith("... (59 more failures not shown in detail")
     assert "✖ gc of an empty string is 0" not in hidden
+
+
+def test_pytest_errors_without_a_traceback_are_told_apart_by_their_first_line() -> None:
+    # batch 85b: a fixture checking test data fails with pytest.fail(..., pytrace=False): no frame, no
+    # E line, no location.  Two errors of one check (data/json) took the budget and the four of the
+    # other (data/simple, three files) were only named
+    for case in ("pytest/q85b_pytest_q", "pytest/q85b_pytest_v"):
+        text = test_summary(_raw(case), {}, 1).text
+        assert "test data data/json/SHA256SUMS out of date: 2 file(s) do not match" in text
+        assert "test data data/simple/SHA256SUMS out of date: 3 file(s) do not match" in text
+        assert "  zope-interface.html: expected bfb5a0262dd10135..., got ad259693a8c6efe9..." in text
+        # each check's message is shown once: the other errors of the same check are named in the marker
+        assert text.count("test data data/simple/SHA256SUMS out of date") == 1

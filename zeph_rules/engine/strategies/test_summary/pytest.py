@@ -294,6 +294,8 @@ class _Detail:
             previous_e = is_e
         if not found:
             found = [line for line in self.body if _EXCEPTION_LINE.match(line)]
+        if not found:
+            found = self._untraced_message()
         # pytest's own word on a RecursionError's traceback, printed under it: where the loop is
         found.extend(line for line in self.body if line.startswith("!!! Recursion detected"))
         return found
@@ -326,7 +328,21 @@ class _Detail:
             previous_e = is_e
         if not found:
             found = [message_shape(line) for line in self.body if _EXCEPTION_LINE.match(line)]
+        if not found:
+            found = [message_shape(line) for line in self._untraced_message()]
         return tuple(found)
+
+    def _untraced_message(self) -> list[str]:
+        """Return the first line of a block that is all message: ``pytest.fail(..., pytrace=False)``'s.
+
+        A fixture that fails that way (a test-data check: "SHA256SUMS out of date: 3 file(s) do not
+        match") prints no frame, no ``E`` line and no location; its first line is what tells one such
+        block from another (batch 85b: two errors of one check, four of another, and the budget went
+        to the first two).
+        """
+        if any(line.startswith(">") or _RAISED_AT.match(line) or _PROJECT_FRAME.match(line) for line in self.body):
+            return []
+        return next(([line] for line in self.body if line.strip()), [])
 
 
 class _SummaryFold:
