@@ -52,6 +52,7 @@ def _cases(tools: tuple[str, ...]) -> list:
 
 
 @pytest.mark.parametrize(("runner", "tools"), [("make test", _TEST_TOOLS), ("make lint", _LINTERS)])
+@pytest.mark.one_implementation
 def test_every_must_survive_line_survives_behind_a_task_runner(runner: str, tools: tuple[str, ...]) -> None:
     graph = _graph()
     losing = []

@@ -44,12 +44,21 @@ def _graph() -> zeph_rules.MatcherGraph:
 
 
 def _command_per_rule() -> dict[str, str]:
-    """A fixture command for every built-in filter rule some fixture exercises."""
+    """A fixture command for every built-in filter rule some fixture exercises, from as few commands as may be.
+
+    The command that brings the most rules not yet met is taken first (a greedy cover): 59 commands
+    where the first fixture per rule took 70, each run on every hostile input under both twins.
+    """
     graph = _graph()
-    found: dict[str, str] = {}
+    rules_of: dict[str, frozenset[str]] = {}
     for case in load_cases():
-        for rule in graph.matching_filters(case.command, case.exit_code):
-            found.setdefault(rule.id, case.command)
+        rules_of.setdefault(case.command, frozenset(rule.id for rule in graph.matching_filters(case.command, case.exit_code)))
+    unmet = set().union(*rules_of.values())
+    found: dict[str, str] = {}
+    while unmet:
+        command = max(rules_of, key=lambda command: (len(rules_of[command] & unmet), -len(command), command))
+        found.update(dict.fromkeys(rules_of[command] & unmet, command))
+        unmet -= rules_of[command]
     return found
 
 

@@ -144,6 +144,7 @@ def _loss_is_by_design(case: Case, strategy: str, params: dict[str, Any], line: 
 
 
 @pytest.mark.parametrize("case", CASES, ids=[f"{case.tool}/{case.name}" for case in CASES])
+@pytest.mark.one_implementation
 def test_must_survive(case: Case) -> None:
     route = _route(case.command)
     assert route is not None
@@ -168,22 +169,6 @@ def test_must_survive(case: Case) -> None:
 def test_fixture_routes_cover_test_runners() -> None:
     tools = {case.tool for case in CASES}
     assert {"cargo", "pytest", "go"} <= tools
-
-
-def test_print_savings_per_tool() -> None:
-    """Print the byte savings per tool and strategy (run with -s to see them)."""
-    savings: dict[str, list[tuple[int, int]]] = {}
-    for case in CASES:
-        route = _route(case.command)
-        assert route is not None
-        strategy, params = route
-        clean = sanitize(case.raw)
-        result = STRATEGIES[strategy](clean, params, case.exit_code)
-        savings.setdefault(f"{case.tool:<9} {strategy}", []).append((len(case.raw.encode(errors="surrogateescape")), len(result.text.encode(errors="surrogateescape"))))
-    for key, pairs in sorted(savings.items()):
-        raw = sum(r for r, _ in pairs)
-        kept = sum(k for _, k in pairs)
-        print(f"{key:<30} {len(pairs):>3} runs  {raw:>8} -> {kept:>8} bytes  ({1 - kept / raw if raw else 0:.0%} saved)")
 
 
 def test_recognised_test_runs_are_not_fallback() -> None:
