@@ -397,6 +397,28 @@ def test_strip_noise_keep_unfinished_keeps_the_last_word_on_what_never_finished(
     assert "x.b: Still creating" not in STRATEGIES["strip_noise"](text, params, 1).text
 
 
+def test_strip_noise_drops_a_paragraph_said_before_but_spares_a_place() -> None:
+    # batch 86b: one unterminated string, 33 errors below it, each with the same three lines of advice
+    advice = ["Quoted strings may not be split over multiple lines. To produce a multi-line",
+              '"heredoc" multi-line template syntax.']
+    text = "\n".join([
+        "Error: Invalid multi-line string", "", '  on main.tf line 45, in resource "a" "b":', "  45: x = \"y", "", *advice, "",
+        "Error: Unterminated template string", "", '  on main.tf line 45, in resource "a" "b":', "  45: x = \"y", "",
+        "No closing marker was found for the string.", "",
+        "Error: Invalid multi-line string", "", '  on main.tf line 46, in resource "a" "b":', "  46: }", "", *advice,
+    ])
+    params = {"patterns": ["^$"], "drop_repeated_paragraphs": True, "spare_paragraphs_with": r"^\s+on \S.* line \d+"}
+    out = STRATEGIES["strip_noise"](text, params, 1).text.split("\n")
+    assert out.count(advice[0]) == 1  # the advice once, under the first error
+    assert out.count('  on main.tf line 45, in resource "a" "b":') == 2  # both errors at line 45 keep their place
+    assert out[-4:] == ["Error: Invalid multi-line string", '  on main.tf line 46, in resource "a" "b":', "  46: }",
+                        "... (10 noise lines stripped) ..."]
+    del params["spare_paragraphs_with"]
+    assert STRATEGIES["strip_noise"](text, params, 1).text.count("on main.tf line 45") == 1
+    del params["drop_repeated_paragraphs"]
+    assert STRATEGIES["strip_noise"](text, params, 1).text.count(advice[0]) == 2
+
+
 def test_strip_noise_keep_before_looks_past_the_lines_look_past_names() -> None:
     # batch 36: the object being built when a build broke, above gcc's "In function" line and its error
     text = "\n".join([

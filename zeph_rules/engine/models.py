@@ -95,6 +95,10 @@ class StripNoise(Strict):
     take_next: int = Field(0, ge=0)
     #: a paragraph (a run of non-blank lines) with a line this matches goes whole, with the blank line after it
     drop_paragraphs_with: OptionalRegex = None
+    #: a paragraph of two or more lines word for word an earlier one's goes, with the blank line after it
+    drop_repeated_paragraphs: bool = False
+    #: a repeated paragraph with a line this matches stays (terraform's ``on main.tf line 45``: a place)
+    spare_paragraphs_with: OptionalRegex = None
     #: the patterns match only inside blocks: after a line this matches, up to a line ``block_end`` matches
     block_start: OptionalRegex = None
     #: the line that closes a ``block_start`` block (it stays, as the opening line does; an unclosed block stays)

@@ -44,7 +44,9 @@ at each end, its marker in its place: a bundler's table of 260 chunks keeps its 
 last, the largest.  With ``block_start`` and ``block_end`` (regexes) the patterns strip only lines
 inside a block, between a line the first matches and the next line the second matches (both stay):
 the config files ``go build -x`` writes through heredocs, and nothing the compiler said.
-``take_next`` (a count) strips with each matched line the lines after it: ``make -p``'s
+``drop_repeated_paragraphs`` strips each paragraph of two or more lines
+that an earlier one says word for word: terraform's advice under each of 33 errors of one
+unterminated string; one with a line ``spare_paragraphs_with`` (a regex) matches stays (a place).  ``take_next`` (a count) strips with each matched line the lines after it: ``make -p``'s
 ``# default`` and the variable it heads.  ``drop_paragraphs_with`` (a regex) strips each paragraph,
 a run of non-blank lines, holding a line it matches: make's built-in rules, each a paragraph that
 says ``#  Builtin rule``.
@@ -86,7 +88,7 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     # a pattern none of whose required literals is in the text matches no line: never compiled
     folded: list[str] = []
     patterns = [user_pattern(source) for source in params.get("patterns") or () if _may_match(source, text, folded)]
-    if not patterns and not params.get("drop_paragraphs_with"):
+    if not patterns and not params.get("drop_paragraphs_with") and not params.get("drop_repeated_paragraphs"):
         return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
     since_source = params.get("since")
@@ -119,6 +121,9 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     paragraph_source = params.get("drop_paragraphs_with")
     if paragraph_source:
         _drop_paragraphs(lines, staying, user_pattern(paragraph_source))
+    if params.get("drop_repeated_paragraphs"):
+        spare_paragraphs = params.get("spare_paragraphs_with")
+        _drop_repeated_paragraphs(lines, staying, user_pattern(spare_paragraphs) if spare_paragraphs else None)
     block_start = params.get("block_start")
     if block_start:
         _only_inside_blocks(lines, staying, user_pattern(block_start), user_pattern(params["block_end"]))
@@ -188,6 +193,15 @@ def _take_next(staying: list[bool], count: int) -> None:
 
 def _drop_paragraphs(lines: list[str], staying: list[bool], marked: Any) -> None:
     """Strip each paragraph (a run of non-blank lines) with a line ``marked`` matches, and the blank line after it."""
+    for start, end in _paragraphs(lines):
+        if any(marked.search(lines[row]) is not None for row in range(start, end)):
+            stop = end + 1 if end < len(lines) else end
+            staying[start:stop] = [False] * (stop - start)
+
+
+def _paragraphs(lines: list[str]) -> list[tuple[int, int]]:
+    """Return where each paragraph (a run of non-blank lines) starts and ends in ``lines``."""
+    found = []
     start = 0
     while start < len(lines):
         if not lines[start].strip():
@@ -196,10 +210,28 @@ def _drop_paragraphs(lines: list[str], staying: list[bool], marked: Any) -> None
         end = start
         while end < len(lines) and lines[end].strip():
             end += 1
-        if any(marked.search(lines[row]) is not None for row in range(start, end)):
+        found.append((start, end))
+        start = end
+    return found
+
+
+def _drop_repeated_paragraphs(lines: list[str], staying: list[bool], spared: Any = None) -> None:
+    """Strip each paragraph of two or more lines that an earlier one says word for word, and the blank line after it.
+
+    terraform explains an error under each of its blocks: an unterminated string raised the same
+    three lines of advice 33 times, once for each line of the file after it (batch 86b); the error
+    line and the location of each stay.  A paragraph with a line ``spared`` matches stays however
+    often it comes: two errors at one place each keep the place.
+    """
+    seen: set[tuple[str, ...]] = set()
+    for start, end in _paragraphs(lines):
+        if end - start < 2 or spared is not None and any(spared.search(lines[row]) for row in range(start, end)):
+            continue
+        text = tuple(lines[start:end])
+        if text in seen:
             stop = end + 1 if end < len(lines) else end
             staying[start:stop] = [False] * (stop - start)
-        start = end
+        seen.add(text)
 
 
 def _only_inside_blocks(lines: list[str], staying: list[bool], start: Any, end: Any) -> None:
