@@ -195,8 +195,7 @@ def _drop_paragraphs(lines: list[str], staying: list[bool], marked: Any) -> None
     """Strip each paragraph (a run of non-blank lines) with a line ``marked`` matches, and the blank line after it."""
     for start, end in _paragraphs(lines):
         if any(marked.search(lines[row]) is not None for row in range(start, end)):
-            stop = end + 1 if end < len(lines) else end
-            staying[start:stop] = [False] * (stop - start)
+            _strip_paragraph(staying, start, end)
 
 
 def _paragraphs(lines: list[str]) -> list[tuple[int, int]]:
@@ -229,9 +228,14 @@ def _drop_repeated_paragraphs(lines: list[str], staying: list[bool], spared: Any
             continue
         text = tuple(lines[start:end])
         if text in seen:
-            stop = end + 1 if end < len(lines) else end
-            staying[start:stop] = [False] * (stop - start)
+            _strip_paragraph(staying, start, end)
         seen.add(text)
+
+
+def _strip_paragraph(staying: list[bool], start: int, end: int) -> None:
+    """Strip the paragraph from ``start`` to ``end`` and the blank line after it, if one follows."""
+    stop = min(end + 1, len(staying))
+    staying[start:stop] = [False] * (stop - start)
 
 
 def _only_inside_blocks(lines: list[str], staying: list[bool], start: Any, end: Any) -> None:
@@ -360,24 +364,21 @@ def _keep_unfinished(lines: list[str], staying: list[bool], rest: list[str], unf
     """Keep each name's last stripped line ``unfinished`` matches when no later line ``finished`` matches with that name.
 
     Read from the end: the names finished below a line are known when it is reached (``rest``, the
-    lines after ``until``, come last).
+    lines after ``until``, come last).  Only from the first such stripped line on: a plan, with no
+    progress line, is not read for finished ones (14,000 lines of an apply took 14 ms).
     """
-    done: set[tuple[str, ...]] = set()
-    for line in reversed(rest):
-        found = finished.search(line)
-        if found is not None:
-            done.add(found.groups())
-    for index in range(len(lines) - 1, -1, -1):
+    under_way = {index: found.groups() for index, stays in enumerate(staying)
+                 if not stays and (found := unfinished.search(lines[index])) is not None}
+    if not under_way:
+        return
+    done = {found.groups() for line in rest if (found := finished.search(line)) is not None}
+    for index in range(len(lines) - 1, min(under_way) - 1, -1):
         found = finished.search(lines[index])
         if found is not None:
             done.add(found.groups())
-            continue
-        if staying[index]:
-            continue
-        found = unfinished.search(lines[index])
-        if found is not None and found.groups() not in done:
+        elif index in under_way and under_way[index] not in done:
             staying[index] = True
-            done.add(found.groups())  # its earlier progress lines go: this one is its last word
+            done.add(under_way[index])  # its earlier progress lines go: this one is its last word
 
 
 def _first_line_matching(text: str, source: str) -> int:
