@@ -267,11 +267,18 @@ class _Detail:
         return self.name.split("[", 1)[0]
 
     def location(self) -> str:
-        """Return the block's last ``path:line: Error`` line: where the failure was raised, or ``""``."""
+        """Return the block's last ``path:line: Error`` line: where the failure was raised, or ``""``.
+
+        A block with no such line (``--tb=short``'s, and an error collecting a module: their
+        tracebacks end in the ``E`` lines) is located by its innermost frame in the project's
+        code (``src/libcat/schemas.py:8: in BookSchema``): without a location it was never new
+        to the choice of blocks to show, and the one error that stopped a whole file's tests
+        lost its place to the failures below it (batch 89b).
+        """
         for line in reversed(self.body):
             if _RAISED_AT.match(line):
                 return line.strip()
-        return ""
+        return next((line.strip() for line in reversed(self.body) if _PROJECT_FRAME.match(line)), "")
 
     def messages(self) -> list[str]:
         """Return the block's messages: the first line of every run of ``E`` lines (or its exception line).
