@@ -1277,3 +1277,25 @@ def test_a_pytest_run_that_crashed_before_printing_is_pytests_and_keeps_the_cras
                  "Extension modules: fastsum._core (total: 1)"):
         assert kept in lines
     assert not any("/_pytest/" in line for line in lines)
+
+
+def test_npm_install_keeps_deprecation_warnings(graph: MatcherGraph) -> None:
+    # batch 89b: halfway through an upgrade, `npm warn deprecated request@2.88.2: ...` says what is left
+    # to replace (the reviewer quoted all seven); the settings npm does not know still go
+    raw = _raw("npm/q89b_npm_install")
+    lines = graph.filter("npm install", raw, 0).output.split("\n")
+    deprecated = [line for line in raw.split("\n") if line.startswith("npm warn deprecated ")]
+    assert len(deprecated) == 7
+    assert all(line in lines for line in deprecated)
+    assert "added 66 packages in 14s" in lines
+    unknown = "npm warn Unknown user config \"python\". This will stop working in the next major version of npm.\n"
+    assert not graph.filter("npm install", unknown + raw, 0).output.startswith("npm warn Unknown user config")
+
+
+def test_node_test_keeps_the_warning_node_printed_for_the_process(graph: MatcherGraph) -> None:
+    # batch 89b: node --test's TAP carries the process's DeprecationWarning as a comment above the first
+    # subtest; it read as a passing test's output and went with them
+    lines = graph.filter("npm test", _raw("npm/q89b_npm_test"), 1).output.split("\n")
+    warning = next(line for line in lines if "[DEP0005]" in line)
+    assert warning.startswith("# (node:4185) [DEP0005] DeprecationWarning: Buffer() is deprecated")
+    assert lines[lines.index(warning) + 1] == "# (Use `node --trace-deprecation ...` to show where the warning was created)"

@@ -59,9 +59,12 @@ _TAP_COMMENT = _regex.compile(r"^# ")
 _TAP_CANCELLED = _regex.compile(r"^\s*failureType: '(?:cancelledByParent|cancelledBySuite)'")
 #: a parent test that failed only because some of its subtests did: its block says how many, no more
 _TAP_SUBTESTS_FAILED = _regex.compile(r"^\s*failureType: 'subtestsFailed'")
-#: a comment that reports trouble (node's "# Error: Test ... generated asynchronous activity")
+#: a comment that reports trouble (node's "# Error: Test ... generated asynchronous activity"), or a
+#: warning node printed for the process with its hint below it ("# (node:4185) [DEP0005]
+#: DeprecationWarning: Buffer() is deprecated ...", "# (Use `node --trace-deprecation ...` ...)": the
+#: code under test calls what is going away, batch 89b)
 #: (a test's name may say "error": "# throws error with wrong decoder" is tape's name of a test)
-_TAP_TROUBLE = _regex.compile(r"^# \w*(?:Error|Warning|Exception)\b")
+_TAP_TROUBLE = _regex.compile(r"^# (?:\w*(?:Error|Warning|Exception)\b|\(node:\d+\) |\(Use `node --trace-)")
 _TAP_TOTALS = _regex.compile(r"^# (?:tests|suites|pass|fail|cancelled|skipped|todo|duration_ms) ")
 _SPEC_PASS = _regex.compile(r"^\s*✔ ")
 _SPEC_FAIL = _regex.compile(r"^\s*✖ (?!failing tests:)")
