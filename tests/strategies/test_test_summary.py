@@ -1523,3 +1523,19 @@ def test_pytest_a_collection_error_is_located_by_its_project_frame_and_shown() -
     assert "src/libcat/schemas.py:8: in BookSchema" in block
     assert "tests/test_schemas.py:6: in <module>" in block
     assert any(line.startswith("E   marshmallow.warnings.RemovedInMarshmallow4Warning: ") for line in block)
+
+
+def test_pytest_a_brief_of_an_elided_comparison_keeps_the_values_that_differ() -> None:
+    # batch 88b: pytest shortens a dict comparison to "assert {'actual_kg':...rthline', ...} == {...}";
+    # a failure past the budget kept only that line, and what differed ("{'divisor': 5000} != {'divisor':
+    # 6000}", under "Differing items:") went with the rest of its block
+    lines = test_summary(_raw("pytest/q88b_pytest_default"), {}, 1).text.split("\n")
+    at = lines.index("tests/test_brackets.py:24: AssertionError — test_breakdown[0.8-dims5-northline-12.0-12.0-10-15 kg]")
+    assert lines[at - 3 : at] == [
+        "E       AssertionError: assert {'actual_kg':...rthline', ...} == {'actual_kg':...rthline', ...}",
+        "E         {'divisor': 5000} != {'divisor': 6000}",
+        "E         {'billable_kg': 14.5} != {'billable_kg': 12.0}",
+    ]
+    # a sequence's: its first difference
+    lines = test_summary(_raw("pytest/pk_q_fail"), {}, 1).text.split("\n")
+    assert "E         At index 0 diff: 'some-PACKAGE' != 'some-package'" in lines

@@ -62,6 +62,13 @@ _CAPTURED = _regex.compile(r"^-+ Captured \w+ \w+ -+$")
 #: ``E         + db { # primary`` (what the test got)
 #: (not pytest's explanation of an assertion's values, ``E        +  where 2 = f(x)``)
 _DIFF_LINE = _regex.compile(r"^E {3,}(?P<sign>[-+]) (?!\s*(?:where|and) )(?P<text>.*)$")
+#: a line of pytest's explanation of a comparison that names the values differing: a differing item
+#: of two dicts ("{'divisor': 5000} != {'divisor': 6000}"), a sequence's first difference ("At index 0
+#: diff: ...")
+_COMPARED_VALUES = _regex.compile(r"^E {3,}(?:At index \d+ diff: |\S.* != \S)")
+#: an assertion whose values pytest shortened past telling apart: "assert {'actual_kg':...parcelo', ...}
+#: == {'actual_kg':...parcelo', ...}" (the explanation below it says what differs)
+_ELIDED_ASSERTION = _regex.compile(r"\bassert .*\.\.\.")
 #: a plugin's report after the failures, under a ruler of dashes (syrupy's ``---- snapshot report
 #: summary ----``: how many snapshots failed, went unused, and what to run): not the last block's tail.
 #: A block's own sections have such rulers too (``Captured stdout call``, hypothesis's ``Hypothesis``
@@ -322,7 +329,10 @@ class _Detail:
                 found[diff["sign"]] = line
                 if len(found) == 2:
                     break
-        return [found[sign] for sign in "-+" if sign in found]
+        if found:
+            return [found[sign] for sign in "-+" if sign in found]
+        # no diff under it (a comparison of dicts or sequences): its first values that differ
+        return [line for line in self.body if _COMPARED_VALUES.match(line) and line[1:].strip() not in message][:2]
 
     def shapes(self) -> tuple[str, ...]:
         """Return the shapes of the block's messages: the first line of every run of ``E`` lines."""
@@ -867,7 +877,9 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
         of_test = (item.test(), key)
         # the same message word for word (syrupy's "assert [+ received] == [- snapshot]"): the first lines
         # of its diff are what differs (batch 83b's reviewer quoted "E         + db { # primary")
-        clue = item.diff_clue(messages[0]) if repeat and messages and messages[0] in shown_messages else []
+        # (or shortened past telling apart: "assert {'actual_kg':...rthline', ...} == {...}", batch 88b)
+        elided = bool(messages) and bool(_ELIDED_ASSERTION.search(messages[0]))
+        clue = item.diff_clue(messages[0]) if elided or repeat and messages and messages[0] in shown_messages else []
         if shown_messages.issuperset(clue):
             clue = []
         if (repeat and messages and repeated_briefs < _REPEATED_BRIEFS and (clue or messages[0] not in shown_messages)
@@ -879,6 +891,8 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
             repeats[of_test] = repeats.get(of_test, 0) + 1
             messages = [messages[0], *clue]
             repeat = False
+        elif not repeat and elided:
+            messages = [messages[0], *clue, *messages[1:]]
         if not repeat and (messages or locations[index]):
             # the messages, then the location naming the test: two or three lines, not a block
             seen.add(key)
