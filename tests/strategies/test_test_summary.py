@@ -1539,3 +1539,18 @@ def test_pytest_a_brief_of_an_elided_comparison_keeps_the_values_that_differ() -
     # a sequence's: its first difference
     lines = test_summary(_raw("pytest/pk_q_fail"), {}, 1).text.split("\n")
     assert "E         At index 0 diff: 'some-PACKAGE' != 'some-package'" in lines
+
+
+def test_pytest_a_comparison_too_long_for_the_cut_keeps_what_differs() -> None:
+    # batch 88b: `pytest -vv` on two dicts of rate cards: sixty lines of "Common items:" and seventy of
+    # the full diff's unchanged lines came first, every one an E line, and the cut to fifty kept them
+    # and dropped the differing item and the diff's - and + lines
+    lines = test_summary(_raw("pytest/q88b_pytest_vv"), {}, 1).text.split("\n")
+    for kept in (
+        "E         Differing items:",
+        "E         -         '0-0.5 kg': 16.69,",
+        "E         +         '0-0.5 kg': 15.51,",
+        "E         +         '5-10 kg': 25.2,",
+    ):
+        assert kept in lines, kept
+    assert "E              '0.5-1 kg': 10.12," not in lines  # a common item: the same on both sides

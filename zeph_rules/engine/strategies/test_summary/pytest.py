@@ -839,8 +839,16 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
         # stacks of each thread: where the deadlock is, which batch 57's reviewer quoted)
         python_frames = {line for line in kept if _PROJECT_PYTHON_FRAME.match(line)}
         calls = {kept[at + 1] for at, line in enumerate(kept[:-1]) if line in python_frames or _PROJECT_FRAME.match(line)}
-        shown[index] = [*cut_trace(kept, trace_limit, lambda line: bool(_SIGNAL.search(line)) or line in calls
-                                   or line in python_frames)]
+
+        def signal(line: str) -> bool:
+            return bool(_SIGNAL.search(line)) or line in calls or line in python_frames
+
+        if sum(map(signal, kept)) >= trace_limit:
+            # more messages than the cut can keep: what both sides of a comparison share goes first
+            equal = _equal_parts(kept)
+            shown[index] = cut_trace(kept, trace_limit, lambda line: signal(line) and line not in equal)
+        else:
+            shown[index] = cut_trace(kept, trace_limit, signal)
         if dropped:
             shown[index].append(context_marker)
         if len(shown[index]) > _FREE_BLOCK_LINES:
@@ -925,6 +933,34 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
 #: in all and for each test function's (sixty cases of one parametrised test say little more than three)
 _REPEATED_BRIEFS = 20
 _REPEATED_BRIEFS_EACH = 3
+
+
+#: a heading of pytest's explanation of a comparison ("E         Common items:"), with its indentation
+_EXPLANATION_HEADING = _regex.compile(
+    r"^(?P<indent>E\s+)(?P<name>Common items|Full diff|Differing items|Differing attributes|Matching attributes"
+    r"|Left contains|Right contains|Omitting \d+ identical|Drill down|Skipping \d+ identical)\b"
+)
+
+
+def _equal_parts(lines: list[str]) -> set[str]:
+    """Return the lines of a comparison's explanation that show what is the same on both sides.
+
+    Under ``-vv`` pytest prints every item two dicts share ("Common items:") and the unchanged
+    lines of its full diff; all of them are ``E`` lines, so a comparison too long for the cut kept
+    the first fifty of those and dropped the items that differ and the diff's ``-`` and ``+`` lines
+    (batch 88b's reviewer quoted "E         -         '0-0.5 kg': 16.69,"). There, they go first.
+    """
+    equal: set[str] = set()
+    section, indent = "", ""
+    for line in lines:
+        heading = _EXPLANATION_HEADING.match(line)
+        if heading:
+            section, indent = heading["name"], heading["indent"]
+        elif not line.startswith(indent) or not line[len(indent):].strip():
+            section = ""  # the explanation's blank line, or past it
+        elif section == "Common items" or section == "Full diff" and line.startswith(indent + "  "):
+            equal.add(line)
+    return equal
 
 
 def _details_in(out: list[str | Placeholder | _Detail]) -> list[tuple[int, str | Placeholder | _Detail]]:
