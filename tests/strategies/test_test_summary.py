@@ -1554,3 +1554,11 @@ def test_pytest_a_comparison_too_long_for_the_cut_keeps_what_differs() -> None:
     ):
         assert kept in lines, kept
     assert "E              '0.5-1 kg': 10.12," not in lines  # a common item: the same on both sides
+
+
+def test_jest_a_long_diff_keeps_where_the_test_failed() -> None:
+    # batch 88b: a 74-line toEqual diff ran the block past the trace limit, and the stack cut took the
+    # block's first frame with it: "at Object.toEqual (__tests__/compare.test.js:16:30)", where it failed
+    lines = test_summary(_raw("npm/q88b_npm_run_jest"), {}, 1).text.split("\n")
+    at = lines.index("    > 16 |     expect(compare(chicago)).toEqual([")
+    assert "      at Object.toEqual (__tests__/compare.test.js:16:30)" in lines[at : at + 4]

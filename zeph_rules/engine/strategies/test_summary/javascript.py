@@ -161,6 +161,7 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
     frame_lines = 0
     hiding = False
     block_lines = 0
+    located = False  # the block's first frame in the project's code is kept
     few = few_results(lines, _PASSING_CASE, _FAILING_CASE, _SKIPPED_CASE)
     # a run of a few test files keeps their PASS lines: one each, and they say what ran (reviewers of
     # batches 22 and 44b asked for them in green runs of three suites)
@@ -227,9 +228,15 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             # (blind reviewers of batch 35 quoted it in four runs of four)
             frame_lines += 1
             continue
-        if block_lines > trace_limit and line.lstrip().startswith("at "):
+        if block_lines > trace_limit and line.lstrip().startswith("at ") and (located or "node_modules" in line):
+            # a long block's stack goes, but for its first frame in the project's code: where the test
+            # failed (batch 88b: under a 74-line toEqual diff, "at Object.toEqual (__tests__/compare.test.js:16:30)")
             frame_lines += 1
             continue
+        if block:
+            located = False
+        elif line.lstrip().startswith("at ") and "node_modules" not in line:
+            located = True
         block_lines = 0 if block else block_lines + 1
         out.append(line)
     keep_noted_passes(out, case_ends, report)
