@@ -1562,3 +1562,20 @@ def test_jest_a_long_diff_keeps_where_the_test_failed() -> None:
     lines = test_summary(_raw("npm/q88b_npm_run_jest"), {}, 1).text.split("\n")
     at = lines.index("    > 16 |     expect(compare(chicago)).toEqual([")
     assert "      at Object.toEqual (__tests__/compare.test.js:16:30)" in lines[at : at + 4]
+
+
+def test_pytest_the_short_summary_does_not_repeat_messages_shown_above() -> None:
+    # batch 88b: under -vv pytest 8 repeats each failure's whole message in the short summary: the
+    # common items and full diffs again, 410 of the 686 lines kept
+    header = "===================================== short test summary info ======================================"
+    lines = test_summary(_raw("pytest/q88b_pytest_vv"), {}, 1).text.split("\n")
+    summary = lines[lines.index(header) + 1 :]
+    assert summary[0].startswith("FAILED tests/test_rates.py::test_swiftpost_standard_card - AssertionError: assert {2: ")
+    assert summary[1] == "... (182 lines of the message shown above omitted) ..."
+    assert sum(line.startswith("FAILED ") for line in summary) == 5
+    assert len([line for line in summary if line]) == 11  # five failures, five markers, the counts
+    # a failure past the budget, its block not shown: what no line above says stays in the summary
+    lines = test_summary(_raw("pytest/q88b_pytest_vv"), {"max_failures": 1}, 1).text.split("\n")
+    summary = lines[lines.index(header) + 1 :]
+    assert "    bracket: '2-3 kg' != '1-2 kg'" in summary
+    assert "    total: 83.8 != 80.52" in summary

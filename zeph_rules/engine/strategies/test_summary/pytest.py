@@ -757,7 +757,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
             out.insert(position, line)
             report.passed_omitted -= passed
             report.skipped_omitted -= skipped
-    report.lines = tidy(_render(out, max_failures, trace_limit))
+    report.lines = tidy(_summary_without_messages_shown_above(_render(out, max_failures, trace_limit)))
     if header_dropped:
         report.also_omitted.append(plural(header_dropped, "line") + " of session header")
     if docs_dropped:
@@ -961,6 +961,54 @@ def _equal_parts(lines: list[str]) -> set[str]:
         elif section == "Common items" or section == "Full diff" and line.startswith(indent + "  "):
             equal.add(line)
     return equal
+
+
+#: a line of the short test summary naming a test: ``FAILED tests/x.py::test_y - message``
+_SUMMARY_LINE = _regex.compile(r"^(?:FAILED|ERROR|XFAIL|XPASS|PASSED|SKIPPED) ")
+
+
+def _summary_without_messages_shown_above(lines: list[str]) -> list[str]:
+    """Cut the lines of the short summary's messages that the failures above already show.
+
+    Under ``-vv`` (pytest 8) each summary line goes on with its message whole, line after line: a
+    comparison's every common item and its full diff, again (batch 88b: 410 of a run's 686 kept lines).
+    A line goes when an ``E`` line above says the same, or when it is one of the sides' common
+    parts; what the failures above lost to their cut stays here, and each run cut leaves a marker.
+    """
+    header = next((at for at, line in enumerate(lines) if (found := _SECTION.match(line))
+                   and found["title"] == "short test summary info"), None)
+    if header is None:
+        return lines
+    shown = {line[1:].strip() for line in lines[:header] if line.startswith("E ") or line == "E"}
+    out = lines[: header + 1]
+    group: list[str] = []
+
+    def flush() -> None:
+        equal = _equal_parts(["E" + line for line in group])
+        going = [line.strip() in shown or "E" + line in equal for line in group]
+        for at, line in enumerate(group):  # a blank line goes with the lines it stands between
+            if not line.strip():
+                going[at] = any(going[at + 1 :] or going[:at])
+        run: list[str] = []
+        for line, goes in zip([*group, ""], [*going, False]):
+            if goes:
+                run.append(line)
+                continue
+            marker = omitted_marker(len(run), "line", "of the message shown above") if run else ""
+            out.extend([marker] if run and len(marker) < sum(len(cut) + 1 for cut in run) else run)
+            run = []
+            out.append(line)
+        out.pop()  # the sentinel
+        group.clear()
+
+    for line in lines[header + 1 :]:
+        if _SUMMARY_LINE.match(line) or _SECTION.match(line) or _FINAL.match(line) or line[:1].strip():
+            flush()
+            out.append(line)
+        else:
+            group.append(line)
+    flush()
+    return out
 
 
 def _details_in(out: list[str | Placeholder | _Detail]) -> list[tuple[int, str | Placeholder | _Detail]]:
