@@ -1579,3 +1579,23 @@ def test_pytest_the_short_summary_does_not_repeat_messages_shown_above() -> None
     summary = lines[lines.index(header) + 1 :]
     assert "    bracket: '2-3 kg' != '1-2 kg'" in summary
     assert "    total: 83.8 != 80.52" in summary
+
+
+def test_pytest_internal_error_keeps_the_plugins_frames_and_cuts_pytests_own() -> None:
+    # batch 89b: a plugin's hook raised and pytest crashed: 56 lines of frames in _pytest and pluggy
+    # around the two of pytest_freezegun that raised; the run had no failing test, so every line read
+    # as an error to rescue and the traceback stayed whole
+    result = test_summary(_raw("pytest/q89b_pytest_werror"), {}, 1)
+    lines = result.text.split("\n")
+    assert result.confidence is Confidence.FULL
+    assert lines[:2] == ["INTERNALERROR> Traceback (most recent call last):",
+                         "... (56 lines of pytest's and pluggy's own frames omitted) ..."]
+    assert not any("/_pytest/" in line or "/pluggy/" in line for line in lines)
+    for kept in ('pytest_freezegun.py", line 55, in pytest_collection_modifyitems',
+                 'pytest_freezegun.py", line 17, in get_closest_marker',
+                 "INTERNALERROR> DeprecationWarning: distutils Version classes are deprecated. Use packaging.version instead.",
+                 "1 error in 0.11s"):
+        assert any(kept in line for line in lines), kept
+    # the innermost frame stays wherever it is: pytest itself raised the warning a conftest caused
+    lines = test_summary(_raw("pytest/q51b_dateutil_no_pytest_cov"), {}, 1).text.split("\n")
+    assert any('_pytest/mark/structures.py", line 652, in __getattr__' in line for line in lines)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .... import _regex
-from .._common import listed_places, omitted_marker, per_line, plural
+from .._common import indent_of, listed_places, omitted_marker, per_line, plural
 from ._shared import (
     FEW_RESULTS,
     Placeholder,
@@ -577,6 +577,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     # the first row of passes, as output with no rows (-v) needs no count
     few_marks: bool | None = None
     live_dropped = 0
+    if any(line.startswith("INTERNALERROR>") for line in lines):
+        report.failures += 1  # pytest crashed: its traceback is the failure (not lines to rescue)
+        lines = _cut_pytests_own_frames(lines)
     if not few and any(_LIVE_LOG.match(line) for line in lines):
         lines, passed, live_dropped = _drop_passing_live_logs(lines)
         report.omit_passed(passed)
@@ -961,6 +964,46 @@ def _equal_parts(lines: list[str]) -> set[str]:
         elif section == "Common items" or section == "Full diff" and line.startswith(indent + "  "):
             equal.add(line)
     return equal
+
+
+#: a frame of pytest's report of its own crash: ``INTERNALERROR>   File ".../_pytest/main.py", line 283, in wrap_session``
+_INTERNAL_FRAME = _regex.compile(r'^INTERNALERROR>(?P<indent> +)File "(?P<path>[^"]+)", line \d+, in ')
+#: pytest's own modules and pluggy's, which call every hook
+_PYTESTS_OWN = _regex.compile(r"/(?:_pytest|pluggy)/")
+
+
+def _cut_pytests_own_frames(lines: list[str]) -> list[str]:
+    """Cut the frames of pytest and pluggy from an ``INTERNALERROR>`` traceback, counted where they were.
+
+    A plugin or a conftest hook that raises crashes pytest itself: forty frames of hook calls through
+    ``_pytest`` and ``pluggy``, each with its source line and carets, and the one or two frames of the
+    plugin that raised (batch 89b: ``pytest_freezegun.py", line 17, in get_closest_marker``). Those stay,
+    with the exception, and so does the innermost frame wherever it is (pytest raising on its own).
+    """
+    frames = [at for at, line in enumerate(lines) if _INTERNAL_FRAME.match(line)]
+    if not frames:
+        return lines
+    out: list[str] = []
+    cut = 0
+    at = 0
+    while at < len(lines):
+        frame = _INTERNAL_FRAME.match(lines[at])
+        if frame is None or not _PYTESTS_OWN.search(frame["path"]) or at == frames[-1]:
+            if cut:
+                out.append(omitted_marker(cut, "line", "of pytest's and pluggy's own frames"))
+                cut = 0
+            out.append(lines[at])
+            at += 1
+            continue
+        end = at + 1  # the frame's source line and carets, indented deeper under the prefix
+        while (end < len(lines) and lines[end].startswith("INTERNALERROR>") and not _INTERNAL_FRAME.match(lines[end])
+               and indent_of(lines[end][len("INTERNALERROR>"):]) > len(frame["indent"])):
+            end += 1
+        cut += end - at
+        at = end
+    if cut:
+        out.append(omitted_marker(cut, "line", "of pytest's and pluggy's own frames"))
+    return out
 
 
 #: a line of the short test summary naming a test: ``FAILED tests/x.py::test_y - message``
