@@ -1599,3 +1599,15 @@ def test_pytest_internal_error_keeps_the_plugins_frames_and_cuts_pytests_own() -
     # the innermost frame stays wherever it is: pytest itself raised the warning a conftest caused
     lines = test_summary(_raw("pytest/q51b_dateutil_no_pytest_cov"), {}, 1).text.split("\n")
     assert any('_pytest/mark/structures.py", line 652, in __getattr__' in line for line in lines)
+
+
+def test_pytest_failures_counted_by_the_final_line_and_rescued_lines_keep_their_place() -> None:
+    # --tb=line prints no failure block, so the run read as failed with no failure found and every
+    # line saying "error" was rescued: eleven passing tests named *_error_* after the final counts
+    lines = test_summary(_raw("pytest/q16_schema_v_tb_line"), {}, 1).text.rstrip("\n").split("\n")
+    assert lines[-1] == "================================== 3 failed, 113 passed in 0.55s ==================================="
+    assert not any(" PASSED " in line for line in lines)
+    # a segfault: nothing counted, lines rescued; each goes back where it stood, not after the rest
+    lines = test_summary(_raw("pytest/q37b_pytest_segfault_midway"), {}, 139).text.split("\n")
+    plugins = next(at for at, line in enumerate(lines) if line.startswith("plugins: "))
+    assert lines[plugins + 1] == "collected 2392 items"

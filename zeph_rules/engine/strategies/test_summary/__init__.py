@@ -7,6 +7,8 @@ compression, never information.
 
 from __future__ import annotations
 
+import bisect
+
 from .... import _regex
 from .._common import (
     Confidence,
@@ -83,6 +85,37 @@ def detect_runner(lines: list[str]) -> tuple[str, Summariser] | None:
     return None
 
 
+def _rescue_in_place(lines: list[str], kept: list[str]) -> list[str]:
+    """Put back every error-looking line of ``lines`` that ``kept`` lacks, each where it stood.
+
+    A kept line is placed by its first occurrence in ``lines`` after the last one placed; a line
+    ``lines`` does not hold (a marker) follows the line before it; a rescued line goes in before
+    the first kept line that stood below it (appended, rescued lines read as if printed after
+    the final counts).
+    """
+    kept_set = set(kept)
+    rescued = [at for at, line in enumerate(lines) if _ERROR_LINE.search(line) and line not in kept_set]
+    if not rescued:
+        return kept
+    places: dict[str, list[int]] = {}
+    for at, line in enumerate(lines):
+        places.setdefault(line, []).append(at)
+    out: list[str] = []
+    after = -1  # where in ``lines`` the last kept line placed stood
+    next_rescued = 0
+    for line in kept:
+        found = places.get(line, [])
+        at = found[bisect.bisect_right(found, after)] if found and found[-1] > after else None
+        if at is not None:
+            while next_rescued < len(rescued) and rescued[next_rescued] < at:
+                out.append(lines[rescued[next_rescued]])
+                next_rescued += 1
+            after = at
+        out.append(line)
+    out.extend(lines[at] for at in rescued[next_rescued:])
+    return out
+
+
 def _test_summary(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
     # Runs of passing libtest lines stand as one item each (100,000 of them cost
     # one step); only the cargo parser reads that form, every other gets the lines.
@@ -105,9 +138,7 @@ def _test_summary(text: str, params: Mapping[str, Any], exit_code: int | None) -
         # the parser dropped, and say the summary may be incomplete.
         if collapsed:
             lines = split_lines(text)[0]
-        kept_set = set(kept)
-        rescued = [line for line in lines if _ERROR_LINE.search(line) and line not in kept_set]
-        kept += rescued
+        kept = _rescue_in_place(lines, kept)
         if not any(line.strip() for line in kept):
             return fallback(text)
         return StrategyResult(join_lines(kept, ends_with_newline), Confidence.PARTIAL)

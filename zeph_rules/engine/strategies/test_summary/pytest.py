@@ -21,6 +21,7 @@ from ._shared import (
 _SECTION = _regex.compile(r"^={3,} (?P<title>.+?) ={3,}$")
 #: a final counts line that is not a green run's: something failed, errored or passed unexpectedly
 _TROUBLE_COUNTS = _regex.compile(r"\d+ (?:failed|errors?|xpassed)\b|no tests ran")
+_FAILED_COUNT = _regex.compile(r"(\d+) (?:failed|errors?)\b")
 _FINAL = _regex.compile(
     r"^(?:=+ )?(?:\d+ (?:(?:subtests? )?(?:passed|failed|skipped|xfailed|xpassed)|errors?|warnings?|deselected|rerun)(?:, )?)+"
     r"(?: in [\d.]+s(?: \([\d:]+\))?)?(?: =+)?$|^=+ no tests ran in [\d.]+s =+$|^no tests ran in [\d.]+s$"
@@ -635,6 +636,8 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                 enter("end")
                 finished = True
                 green = not _TROUBLE_COUNTS.search(line)
+                # its counts, for failures no block or result line showed (``--tb=line``, ``--tb=no``)
+                report.failures = max(report.failures, sum(int(n) for n in _FAILED_COUNT.findall(line)))
                 out.append(line)
                 continue
             if section_match is None:  # unreachable: the final line was handled above
