@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from .... import _regex
 from .._common import indent_of, omitted_marker, plural
 from ._shared import (
@@ -256,6 +258,9 @@ def _cut_node_frames(lines: list[str]) -> tuple[list[str], int]:
 
 #: where a TAP failure's YAML block says it failed: ``location: '/x/test/deepmerge.test.mjs:9:1'``
 _TAP_LOCATION = _regex.compile(r"^\s+location: '(?P<file>[^':]+):\d+")
+#: a place in a file in a comment under a failure: ``test/test_label.c:133`` or bats's ``(in test file
+#: test/x.bats, line 15)``
+_COMMENT_PLACE = _regex.compile(r"(?P<file>[\w./-]+\.\w+):\d+|\(in test file (?P<bats_file>\S+), line \d+\)")
 #: the first line of its error: ``error: 'Expected values ...'`` or the line under ``error: |-``
 _TAP_ERROR = _regex.compile(r"^\s+error: (?:\|-?\s*$|'?(?P<message>.+?)'?$)")
 
@@ -287,6 +292,15 @@ def _varied_tap_failures(lines: list[str], limit: int) -> set[int]:
             error = _TAP_ERROR.match(entry)
             if error and not message:
                 message = error["message"] or entry.strip()
+        if not location and at + 1 < len(lines) and _TAP_COMMENT.match(lines[at + 1]):
+            # no YAML block: the comments under it (bats's, a C harness's "#   failed at
+            # test/test_label.c:133: got == want"), whose first place in a file locates it (batch 92b:
+            # the one failure of another check, sixteenth, lost its diagnostic to ten alike above it)
+            comments = list(itertools.takewhile(lambda entry: _TAP_COMMENT.match(entry) is not None, lines[at + 1 : at + 40]))
+            message = message or comments[0]
+            place = next((found for entry in comments if (found := _COMMENT_PLACE.search(entry))), None)
+            if place:
+                location, file = place[0], place["file"] or place["bats_file"]
         if not parent:
             failures.append((result["name"].split("(", 1)[0].strip(), (message_shape(message),), location, file))
             rows.append(at)
