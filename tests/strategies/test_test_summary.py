@@ -1623,3 +1623,13 @@ def test_tap_failures_without_yaml_are_chosen_by_the_place_their_comments_name()
     # bats: "(in test file test/slug.bats, line 24)" is a file not seen yet (batch 40b's known loss)
     lines = test_summary(_raw("bats/q40b_test_dir_tap"), {}, 1).text.split("\n")
     assert "# actual   : berth-7-old-" in lines
+
+
+def test_pytest_a_run_that_selected_nothing_keeps_its_whole_header() -> None:
+    # batch 92b: `pytest -k waitlist` deselected all 48 tests; where pytest looked ("testpaths: tests")
+    # is what to mend, and the reviewer quoted it
+    lines = test_summary(_raw("pytest/q92b_pytest_k_deselected"), {}, 5).text.split("\n")
+    assert "testpaths: tests" in lines
+    # a run that ran tests still loses that line (its marker counts it)
+    lines = test_summary(_raw("pytest/q88b_pytest_default"), {}, 1).text.split("\n")
+    assert "testpaths: tests" not in lines

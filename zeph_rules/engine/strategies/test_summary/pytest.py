@@ -22,6 +22,9 @@ _SECTION = _regex.compile(r"^={3,} (?P<title>.+?) ={3,}$")
 #: a final counts line that is not a green run's: something failed, errored or passed unexpectedly
 _TROUBLE_COUNTS = _regex.compile(r"\d+ (?:failed|errors?|xpassed)\b|no tests ran")
 _FAILED_COUNT = _regex.compile(r"(\d+) (?:failed|errors?)\b")
+#: a run that selected no test: ``collected 48 items / 48 deselected / 0 selected``, ``collected 0 items``
+#: (not ``collected 0 items / 1 error``: its errors say what is wrong)
+_NOTHING_SELECTED = _regex.compile(r"^collected (?:\d+ items? / \d+ deselected / 0 selected|0 items)$")
 _FINAL = _regex.compile(
     r"^(?:=+ )?(?:\d+ (?:(?:subtests? )?(?:passed|failed|skipped|xfailed|xpassed)|errors?|warnings?|deselected|rerun)(?:, )?)+"
     r"(?: in [\d.]+s(?: \([\d:]+\))?)?(?: =+)?$|^=+ no tests ran in [\d.]+s =+$|^no tests ran in [\d.]+s$"
@@ -578,6 +581,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
     # the first row of passes, as output with no rows (-v) needs no count
     few_marks: bool | None = None
     live_dropped = 0
+    nothing_selected: bool | None = None  # read at the first header line that would go
     if any(line.startswith("INTERNALERROR>") for line in lines):
         report.failures += 1  # pytest crashed: its traceback is the failure (not lines to rescue)
         lines = _cut_pytests_own_frames(lines)
@@ -654,6 +658,13 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         if section in ("test session starts", "") and _HEADER_LINE.match(line):
             if _HEADER_KEPT.match(line):
                 out.append(line)  # which Python and pytest ran, and where: what a version or config clash needs
+                continue
+            if nothing_selected is None:
+                nothing_selected = any(_NOTHING_SELECTED.search(later) for later in lines)
+            if nothing_selected:
+                # a run that selected no test: where pytest looked (``testpaths: tests``) and what it loaded
+                # are what to mend (batch 92b's reviewer of a -k matching nothing quoted testpaths)
+                out.append(line)
                 continue
             header_dropped += 1
             continue
