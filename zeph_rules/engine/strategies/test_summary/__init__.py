@@ -7,8 +7,6 @@ compression, never information.
 
 from __future__ import annotations
 
-import bisect
-
 from .... import _regex
 from .._common import (
     Confidence,
@@ -100,12 +98,15 @@ def _rescue_in_place(lines: list[str], kept: list[str]) -> list[str]:
     places: dict[str, list[int]] = {}
     for at, line in enumerate(lines):
         places.setdefault(line, []).append(at)
+    tried = dict.fromkeys(places, 0)  # per text, how many of its places lie at or above the last placed
     out: list[str] = []
     after = -1  # where in ``lines`` the last kept line placed stood
     next_rescued = 0
     for line in kept:
         found = places.get(line, [])
-        at = found[bisect.bisect_right(found, after)] if found and found[-1] > after else None
+        while tried.get(line, 0) < len(found) and found[tried[line]] <= after:
+            tried[line] += 1
+        at = found[tried[line]] if tried.get(line, 0) < len(found) else None
         if at is not None:
             while next_rescued < len(rescued) and rescued[next_rescued] < at:
                 out.append(lines[rescued[next_rescued]])
