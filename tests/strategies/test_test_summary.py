@@ -1633,3 +1633,12 @@ def test_pytest_a_run_that_selected_nothing_keeps_its_whole_header() -> None:
     # a run that ran tests still loses that line (its marker counts it)
     lines = test_summary(_raw("pytest/q88b_pytest_default"), {}, 1).text.split("\n")
     assert "testpaths: tests" not in lines
+
+
+def test_go_a_verbose_run_of_a_few_tests_keeps_its_run_lines() -> None:
+    # batch 93b: `go test -v -run TestParseSlot ./grid`, one test and seven subtests, all passing: its
+    # results were kept as the answer, its "=== RUN" lines went, and the reviewer quoted the first
+    raw = _raw("go/q93b_go_test_run_pass")
+    assert test_summary(raw, {}, 0).text == raw
+    # a run of many keeps dropping them: a passing test's RUN line says nothing its PASS line does not
+    assert "=== RUN   TestFeedFrequencies/R1-ampeak" not in test_summary(_raw("go/q91b_go_test_v_pass"), {}, 0).text

@@ -49,6 +49,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
     # run started and the last thing that worked (a blind reviewer of batch 25 quoted the latter).
     unfinished = any(run["name"] not in reported for line in lines if line.startswith("=== RUN") and (run := _RUN.match(line)))
     telling_pass = _telling_passes([(m["name"], m["status"]) for m in results])
+    few = len(results) <= FEW_RESULTS
     budget = FailureBudget(max_failures)
     out: list[str] = []
     current_test: str | None = None  # the test whose -v log lines follow
@@ -86,7 +87,11 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
         run = _RUN.match(line)
         if run:
             current_test = run["name"]
-            if line.startswith("=== RUN") and (current_test in failing or current_test not in reported):
+            if few:
+                # a run of a few tests (`go test -v -run TestX`) keeps them whole, its RUN lines with its
+                # results: what ran is the answer (batch 93b's reviewer quoted "=== RUN   TestParseSlot")
+                out.append(line)
+            elif line.startswith("=== RUN") and (current_test in failing or current_test not in reported):
                 if current_test not in reported and last_pass is not None:
                     position, passed = last_pass
                     out.insert(position, passed)
