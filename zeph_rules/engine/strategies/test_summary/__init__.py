@@ -106,12 +106,12 @@ def _rescue_in_place(lines: list[str], kept: list[str]) -> list[str]:
         found = places.get(line, [])
         while tried.get(line, 0) < len(found) and found[tried[line]] <= after:
             tried[line] += 1
-        at = found[tried[line]] if tried.get(line, 0) < len(found) else None
-        if at is not None:
-            while next_rescued < len(rescued) and rescued[next_rescued] < at:
+        place = found[tried[line]] if tried.get(line, 0) < len(found) else None
+        if place is not None:
+            while next_rescued < len(rescued) and rescued[next_rescued] < place:
                 out.append(lines[rescued[next_rescued]])
                 next_rescued += 1
-            after = at
+            after = place
         out.append(line)
     out.extend(lines[at] for at in rescued[next_rescued:])
     return out
