@@ -296,7 +296,8 @@ def _varied_tap_failures(lines: list[str], limit: int) -> set[int]:
             # no YAML block: the comments under it (bats's, a C harness's "#   failed at
             # test/test_label.c:133: got == want"), whose first place in a file locates it (batch 92b:
             # the one failure of another check, sixteenth, lost its diagnostic to ten alike above it)
-            comments = list(itertools.takewhile(lambda entry: _TAP_COMMENT.match(entry) is not None, lines[at + 1 : at + 40]))
+            comments = list(itertools.takewhile(lambda entry: _TAP_COMMENT.match(entry) is not None,
+                                                lines[at + 1 : at + 40]))
             message = message or comments[0]
             place = next((found for entry in comments if (found := _COMMENT_PLACE.search(entry))), None)
             if place:

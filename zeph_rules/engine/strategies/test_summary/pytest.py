@@ -21,6 +21,7 @@ from ._shared import (
 _SECTION = _regex.compile(r"^={3,} (?P<title>.+?) ={3,}$")
 #: a final counts line that is not a green run's: something failed, errored or passed unexpectedly
 _TROUBLE_COUNTS = _regex.compile(r"\d+ (?:failed|errors?|xpassed)\b|no tests ran")
+#: the final line's counts of failed tests and errors
 _FAILED_COUNT = _regex.compile(r"(\d+) (?:failed|errors?)\b")
 #: a run that selected no test: ``collected 48 items / 48 deselected / 0 selected``, ``collected 0 items``
 #: (not ``collected 0 items / 1 error``: its errors say what is wrong)
@@ -980,7 +981,8 @@ def _equal_parts(lines: list[str]) -> set[str]:
     return equal
 
 
-#: a frame of pytest's report of its own crash: ``INTERNALERROR>   File ".../_pytest/main.py", line 283, in wrap_session``
+#: a frame of pytest's report of its own crash:
+#: ``INTERNALERROR>   File ".../_pytest/main.py", line 283, in wrap_session``
 _INTERNAL_FRAME = _regex.compile(r'^INTERNALERROR>(?P<indent> +)File "(?P<path>[^"]+)", line \d+, in ')
 #: pytest's own modules and pluggy's, which call every hook
 _PYTESTS_OWN = _regex.compile(r"/(?:_pytest|pluggy)/")
@@ -1042,10 +1044,20 @@ def _summary_without_messages_shown_above(lines: list[str]) -> list[str]:
 
     def flush() -> None:
         equal = _equal_parts(["E" + line for line in group])
-        going = [line.strip() in shown or "E" + line in equal for line in group]
-        for at, line in enumerate(group):  # a blank line goes with the lines it stands between
-            if not line.strip():
-                going[at] = any(going[at + 1 :] or going[:at])
+        going = [bool(line.strip()) and (line.strip() in shown or "E" + line in equal) for line in group]
+        # a blank line goes with the lines around it: when those on both sides go (or the one side there is)
+        before: list[bool | None] = []
+        last: bool | None = None
+        for line, goes in zip(group, going):
+            before.append(last)
+            last = goes if line.strip() else last
+        last = None
+        for at in range(len(group) - 1, -1, -1):
+            if group[at].strip():
+                last = going[at]
+            else:
+                sides = [side for side in (before[at], last) if side is not None]
+                going[at] = bool(sides) and all(sides)
         run: list[str] = []
         for line, goes in zip([*group, ""], [*going, False]):
             if goes:
