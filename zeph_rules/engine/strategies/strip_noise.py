@@ -44,9 +44,10 @@ at each end, its marker in its place: a bundler's table of 260 chunks keeps its 
 last, the largest.  With ``block_start`` and ``block_end`` (regexes) the patterns strip only lines
 inside a block, between a line the first matches and the next line the second matches (both stay):
 the config files ``go build -x`` writes through heredocs, and nothing the compiler said.
-``drop_repeated_paragraphs`` strips each paragraph of two or more lines
-that an earlier one says word for word: terraform's advice under each of 33 errors of one
-unterminated string; one with a line ``spare_paragraphs_with`` (a regex) matches stays (a place).  ``take_next`` (a count) strips with each matched line the lines after it: ``make -p``'s
+``drop_repeated_paragraphs`` strips each paragraph of two or more lines that an earlier one says
+word for word: terraform's advice under each of 33 errors of one unterminated string; one with a
+line ``spare_paragraphs_with`` (a regex) matches stays (a place).  ``take_next`` (a count) strips
+with each matched line the lines after it: ``make -p``'s
 ``# default`` and the variable it heads.  ``drop_paragraphs_with`` (a regex) strips each paragraph,
 a run of non-blank lines, holding a line it matches: make's built-in rules, each a paragraph that
 says ``#  Builtin rule``.

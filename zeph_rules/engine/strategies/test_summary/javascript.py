@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 from .... import _regex
 from .._common import indent_of, omitted_marker, plural
 from ._shared import (
@@ -265,6 +263,20 @@ _COMMENT_PLACE = _regex.compile(r"(?P<file>[\w./-]+\.\w+):\d+|\(in test file (?P
 _TAP_ERROR = _regex.compile(r"^\s+error: (?:\|-?\s*$|'?(?P<message>.+?)'?$)")
 
 
+def _comments_end(lines: list[str], start: int) -> int:
+    """Return where the run of comment lines from ``start`` ends: a failure's diagnostics, when it has no YAML.
+
+    Bare ``#`` lines belong to the run (bats separates its diagnostics with them); node's totals
+    (``# tests 16``) do not.
+    """
+    end = start
+    while end < len(lines) and (
+        lines[end] == "#" or _TAP_COMMENT.match(lines[end]) and not _TAP_TOTALS.match(lines[end])
+    ):
+        end += 1
+    return end
+
+
 def _varied_tap_failures(lines: list[str], limit: int) -> set[int]:
     """Return the rows of the ``not ok`` results whose details to show, chosen for variety.
 
@@ -292,12 +304,11 @@ def _varied_tap_failures(lines: list[str], limit: int) -> set[int]:
             error = _TAP_ERROR.match(entry)
             if error and not message:
                 message = error["message"] or entry.strip()
-        if not location and at + 1 < len(lines) and _TAP_COMMENT.match(lines[at + 1]):
+        comments = [] if location else lines[at + 1 : _comments_end(lines, at + 1)]
+        if comments and _TAP_COMMENT.match(comments[0]):
             # no YAML block: the comments under it (bats's, a C harness's "#   failed at
             # test/test_label.c:133: got == want"), whose first place in a file locates it (batch 92b:
             # the one failure of another check, sixteenth, lost its diagnostic to ten alike above it)
-            comments = list(itertools.takewhile(lambda entry: _TAP_COMMENT.match(entry) is not None,
-                                                lines[at + 1 : at + 40]))
             message = message or comments[0]
             place = next((found for entry in comments if (found := _COMMENT_PLACE.search(entry))), None)
             if place:
@@ -351,11 +362,7 @@ def summarise_node_tap(lines: list[str], max_failures: int, trace_limit: int) ->
             elif result["status"] != "ok":
                 # no YAML block: a producer that prints a failure's diagnostics as the comments right
                 # under it (bats: "# (in test file test/x.bats, line 15)", the assertion, the output)
-                while block_end < len(lines) and (
-                    lines[block_end] == "#"
-                    or _TAP_COMMENT.match(lines[block_end]) and not _TAP_TOTALS.match(lines[block_end])
-                ):
-                    block_end += 1
+                block_end = _comments_end(lines, block_end)
             block = lines[i + 1 : block_end]
             after_failure = result["status"] != "ok"
             if result["status"] == "ok":
