@@ -79,7 +79,7 @@ def test_the_output_picks_the_rules() -> None:
         "python3 -m unittest -v", unittest_raw, 1).rules
     # a C build shows no tool: make's own rules
     c_build = _all_cases()["make/q14_warnings"].raw
-    assert graph.filter("make", c_build, 0).rules == ("sanitizer-reports", "make-diagnostics", "make-progress", "make")
+    assert graph.filter("make", c_build, 0).rules == ("sanitizer-reports", "gcov-covered-functions", "make-diagnostics", "make-progress", "make")
 
 
 def test_what_the_runner_prints_around_the_tool_stays() -> None:

@@ -174,6 +174,23 @@ strategy = { type = "strip_noise", patterns = ["^\\t"], block_start = "<< 'EOF'"
     assert [r.id for r in ruleset.rules] == ["kept"]
 
 
+def test_strip_noise_needs_lines_or_paragraphs_to_strip(tmp_path: Path) -> None:
+    path = _write(tmp_path, """[[rules]]
+name = "nothing-to-strip"
+match = { prefix = "gcov" }
+strategy = { type = "strip_noise", label = "covered line" }
+
+[[rules]]
+name = "paragraphs-only"
+match = { prefix = "gcov" }
+strategy = { type = "strip_noise", drop_paragraphs_matching = "Function '.*'\\\\nLines executed:100\\\\.00% of \\\\d+" }
+""")
+    ruleset = load_ruleset([path], builtin=False)
+    assert [(d.line, d.col) for d in ruleset.diagnostics] == [(4, 12)]
+    assert "strip_noise needs `patterns`" in ruleset.diagnostics[0].message
+    assert [r.id for r in ruleset.rules] == ["paragraphs-only"]
+
+
 def test_keep_unfinished_needs_its_finished_by_and_a_name_to_match(tmp_path: Path) -> None:
     path = _write(tmp_path, """[[rules]]
 name = "no-end"

@@ -122,7 +122,7 @@ def test_inline_filter_passing_only_without_builtins_is_reported(tmp_path: Path)
     assert check_files([path], builtin=False).diagnostics == ()
     (diagnostic,) = check_files([path]).diagnostics
     assert diagnostic.code == "ZR402" and (diagnostic.line, diagnostic.col) == (9, 20)
-    assert "lacks `building target 50` (filters applied: sanitizer-reports, make-diagnostics, make-progress, make, make-dirs); against its own file alone it passes (make-dirs)" in diagnostic.message
+    assert "lacks `building target 50` (filters applied: sanitizer-reports, gcov-covered-functions, make-diagnostics, make-progress, make, make-dirs); against its own file alone it passes (make-dirs)" in diagnostic.message
     path.write_text(path.read_text() + "\n[tools.filters]\nbuiltin = false\n")
     assert check_files([path]).diagnostics == ()  # the file opts out of the built-ins
 

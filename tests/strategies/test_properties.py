@@ -126,9 +126,10 @@ def test_strip_noise_folding_keeps_order_and_counts_every_line_it_cuts(lines: li
     take_next=st.integers(0, 2),
     blocks=st.booleans(),
     paragraphs=st.booleans(),
+    whole_paragraphs=st.booleans(),
 )
 def test_strip_noise_blocks_paragraphs_and_take_next_keep_order_and_count_every_cut(
-        lines: list[str], take_next: int, blocks: bool, paragraphs: bool) -> None:
+        lines: list[str], take_next: int, blocks: bool, paragraphs: bool, whole_paragraphs: bool) -> None:
     text = "\n".join(lines) + "\n"
     params: dict[str, object] = {"patterns": ["^\\t", "^packagefile ", "^# default$"], "take_next": take_next,
                                  "label": "cut line"}
@@ -136,6 +137,8 @@ def test_strip_noise_blocks_paragraphs_and_take_next_keep_order_and_count_every_
         params.update(block_start="<< 'EOF'$", block_end="^EOF$")
     if paragraphs:
         params["drop_paragraphs_with"] = "^#  Builtin rule$"
+    if whole_paragraphs:
+        params["drop_paragraphs_matching"] = "# default\nA = a(\ncompile -p main)*"
     out = STRATEGIES["strip_noise"](text, params, 0).text
     assert len(out) <= len(text)
     kept = [line for line in out.split("\n") if not line.startswith("... (")]
@@ -143,7 +146,7 @@ def test_strip_noise_blocks_paragraphs_and_take_next_keep_order_and_count_every_
     assert all(any(line == other for other in rest) for line in kept)  # the input's lines, in order
     counted = sum(int(line.split("(", 1)[1].split(" ", 1)[0]) for line in out.split("\n") if line.startswith("... ("))
     assert out == text or len(text.split("\n")) - len(kept) == counted
-    if blocks and not paragraphs and not take_next and out != text:
+    if blocks and not paragraphs and not whole_paragraphs and not take_next and out != text:
         # what goes is exactly the pattern lines inside a closed block; the bounds and the rest stay
         inside: set[int] = set()
         opened = None

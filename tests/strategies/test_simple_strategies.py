@@ -230,6 +230,21 @@ def test_strip_noise_drops_whole_paragraphs_that_hold_a_marked_line() -> None:
         own + "... (12 built-in lines stripped) ...\n")
 
 
+def test_strip_noise_drops_the_paragraphs_a_regex_matches_whole_and_no_others() -> None:
+    # gcov -f: a fully covered function goes; one short of 100 %, a file's summary at 100 % (it has more
+    # lines than a function's) and a paragraph that only begins like a covered function stay
+    covered = "Function 'can_take'\nLines executed:100.00% of 2\n\n"
+    short = "Function 'heading_class'\nLines executed:0.00% of 9\n\n"
+    longer = "Function 'route'\nLines executed:100.00% of 5\nwarning: stale counts\n\n"
+    summary = "File 'src/fare.c'\nLines executed:100.00% of 16\nNo calls\n\n"
+    params = {"drop_paragraphs_matching": r"Function '[^'\n]+'\nLines executed:100\.00% of \d+", "label": "covered line"}
+    text = covered + short + covered + longer + summary + "Lines executed:100.00% of 105\n"
+    assert STRATEGIES["strip_noise"](text, params, 0).text == (
+        short + longer + summary + "Lines executed:100.00% of 105\n... (6 covered lines stripped) ...\n")
+    # the regex is anchored at both ends of the paragraph: a match inside it is not enough
+    assert STRATEGIES["strip_noise"](longer, params, 0).text == longer
+
+
 def test_strip_noise_spares_a_whole_block_despite_a_first_line_it_is_told_to_overlook() -> None:
     params = {"patterns": ['^  File "/lib/'], "spare_whole_blocks": "^Traceback", "spare_despite": '^  File "<string>"'}
     text = 'Traceback\n  File "<string>", line 1\n  File "/lib/a.py", line 2\n  File "/lib/b.py", line 3\nError\n'

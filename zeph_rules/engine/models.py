@@ -49,7 +49,8 @@ OptionalRegex = Annotated[str | None, AfterValidator(lambda v: v if v is None el
 
 class StripNoise(Strict):
     type: Literal["strip_noise"]
-    patterns: list[RegexStr] = Field(min_length=1)
+    #: the lines to strip; none are needed when whole paragraphs go (``drop_paragraphs_with`` ...)
+    patterns: list[RegexStr] = Field(default_factory=list)
     #: a line the patterns match stays when the line before it does not match this one: with a stack
     #: frame's pattern, each stack keeps its first frame (where it broke) whatever else goes
     keep_first_of_run: OptionalRegex = None
@@ -95,6 +96,8 @@ class StripNoise(Strict):
     take_next: int = Field(0, ge=0)
     #: a paragraph (a run of non-blank lines) with a line this matches goes whole, with the blank line after it
     drop_paragraphs_with: OptionalRegex = None
+    #: a paragraph this matches whole (its lines joined by newlines) goes, with the blank line after it
+    drop_paragraphs_matching: OptionalRegex = None
     #: a paragraph of two or more lines word for word an earlier one's goes, with the blank line after it
     drop_repeated_paragraphs: bool = False
     #: a repeated paragraph with a line this matches stays (terraform's ``on main.tf line 45``: a place)
@@ -106,6 +109,11 @@ class StripNoise(Strict):
 
     @model_validator(mode="after")
     def _parameters_agree(self) -> StripNoise:
+        if not self.patterns and not (self.drop_paragraphs_with or self.drop_paragraphs_matching or self.drop_repeated_paragraphs):
+            raise ValueError(
+                "strip_noise needs `patterns` (the lines to strip), or paragraphs to strip: "
+                "`drop_paragraphs_with`, `drop_paragraphs_matching` or `drop_repeated_paragraphs`"
+            )
         if self.keep_when_named is not None and compile_regex(self.keep_when_named).groups == 0:
             raise ValueError("`keep_when_named` needs a capturing group: the name a line that stays must hold")
         if (self.keep_unfinished is None) != (self.finished_by is None):
