@@ -600,3 +600,24 @@ def test_clippys_link_to_a_lints_documentation_goes_where_a_note_names_the_lint(
     promoted = _raw("cargo/q59b_clippy_lint_alias")
     kept = STRATEGIES["group_by_rule"](promoted, {}, 101).text
     assert "`-D clippy::needless-return` implied by `-D warnings`" in kept and "#needless_return" not in kept
+
+
+def test_a_folded_warning_raised_in_a_macro_keeps_the_note_naming_the_macro() -> None:
+    # batch 96b: float_cmp nine times, three of them inside the expansions of two test macros; the
+    # members' arrows point into the macro bodies, and only the note says which invocation to mend
+    def warning(place: str, note: str = "") -> str:
+        return (f"warning: strict comparison of `f32` or `f64`\n  --> {place}\n   |\n11 |     assert_eq!(got, want);\n"
+                f"   |     ^^^^^^^^^^^^^^^^^^^^^^\n   |\n   = note: `-W clippy::float-cmp` implied by `-W clippy::pedantic`\n"
+                + (f"   = note: this warning originates in the macro `assert_eq` which comes from the expansion of the "
+                   f"macro `{note}` (in Nightly builds, run with -Z macro-backtrace for more info)\n" if note else "") + "\n")
+
+    raw = (warning("src/money.rs:21:8") + warning("tests/brackets.rs:11:17", "tax_cases")
+           + warning("tests/brackets.rs:11:17", "tax_cases") + warning("tests/brackets.rs:22:17", "marginal_cases")
+           + "warning: `paycalc` (test \"brackets\") generated 4 warnings\n")
+    lines = STRATEGIES["group_by_rule"](raw, {}, 0).text.split("\n")
+    notes = [line for line in lines if "originates in the macro" in line]
+    # each macro named once, under the first member it raised, in the members' order
+    assert [note.split("`")[3] for note in notes] == ["tax_cases", "marginal_cases"]
+    assert lines[lines.index(notes[0]) - 1] == "  --> tests/brackets.rs:11:17"
+    assert lines[lines.index(notes[1]) - 1] == "  --> tests/brackets.rs:22:17"
+    assert lines.count("  --> tests/brackets.rs:11:17") == 2
