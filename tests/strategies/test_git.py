@@ -427,3 +427,18 @@ def test_a_block_replaced_past_the_budget_keeps_removed_and_added_lines_in_turns
     # the budget's lines go to the first removed and added lines in turns (the later files' alike changes fold)
     assert first[1:-1] == ["-B01 fed 201.00", "-B02 fed 202.00", "+B01 fed 191.46", "+B02 fed 192.46",
                            "... (8 lines omitted in tests/case_0.got) ..."]
+
+
+def test_past_the_budget_every_hunk_shows_its_first_change() -> None:
+    # batch 96b: a commit of git log -p changing six rows of a table, then one row further down; the
+    # file's share went to the first hunk's changes in order and the one-row fix was not shown at all
+    first = "@@ -92,12 +92,12 @@\n" + "".join(f"-US,2025,{row},1{row}948,0.1\n" for row in range(6)) + "".join(
+        f"+US,2025,{row},1{row}925,0.1\n" for row in range(6))
+    second = "@@ -108,7 +108,7 @@\n JP,2025,2,7158500,0.20\n-JP,2025,3,9270000,0.23\n+JP,2025,3,9180000,0.23\n"
+    diff = "diff --git a/data/b.csv b/data/b.csv\n--- a/data/b.csv\n+++ b/data/b.csv\n" + first + second
+    out = STRATEGIES["git_diff"](diff, {"max_diff_lines": 7}, 0).text.split("\n")
+    assert "-JP,2025,3,9270000,0.23" in out and "+JP,2025,3,9180000,0.23" in out
+    # what is left goes to the first hunk's changes in turns, and the marker counts the rest
+    assert out[4:9] == ["-US,2025,0,10948,0.1", "-US,2025,1,11948,0.1", "-US,2025,2,12948,0.1",
+                        "+US,2025,0,10925,0.1", "+US,2025,1,11925,0.1"]
+    assert "... (8 lines omitted in data/b.csv) ..." in out

@@ -309,11 +309,17 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
     kept: set[int] = set()
     left = budget - sum(len(changed) for changed in changes)
     if left <= 0:
-        left = budget
-        for changed in changes:
-            paired = changed if file_diff.combined else _paired(file_diff, changed)
-            kept.update(paired[:left])
-            left -= min(len(changed), left)
+        in_turns = [changed if file_diff.combined else _paired(file_diff, changed) for changed in changes]
+        # each hunk shows its first change (a removed line and the line replacing it) when the budget
+        # allows one for every hunk: a one-line fix after a long hunk is no less a change (batch 96b)
+        firsts = [paired[:2] for paired in in_turns]
+        if sum(len(first) for first in firsts) <= budget:
+            kept.update(index for first in firsts for index in first)
+        left = budget - len(kept)
+        for paired in in_turns:
+            more = [index for index in paired if index not in kept][:left]
+            kept.update(more)
+            left -= len(more)
         kept.update(index for changed in changes for index in changed
                     if _DECLARATION.match(file_diff.lines[index][0]) is not None)
         return kept | past_budget
