@@ -208,9 +208,17 @@ def test_cut_diff_keeps_small_files_whole_and_changes_before_context() -> None:
     while whole < len(body) and body[whole] == changes[whole]:
         whole += 1
     assert whole >= 10  # the budget's changes, in order
-    # past the budget, only the changed lines that declare a function stay, in order
-    declarations = [line for line in changes[whole:] if line.startswith(("+def ", "-def ", "+class ", "-class "))]
-    assert body[whole:] == declarations and "+def _sliding_window_deque(iterable, n):" in declarations
+    # past the budget, each later hunk's first change (its first removed and first added line) and the
+    # changed lines that declare a function stay, in order
+    firsts: set[str] = set()
+    for hunk in "\n".join(raw_lines[start : raw_lines.index("diff --git a/setup.cfg b/setup.cfg")]).split("\n@@")[1:]:
+        hunk_lines = hunk.split("\n")[1:]
+        firsts.update(next((line for line in hunk_lines if line[:1] == sign), "") for sign in "+-")
+    rest = body[whole:]
+    assert "+def _sliding_window_deque(iterable, n):" in rest
+    assert rest[rest.index("-    it = iter(iterable)") + 1] == "+    if n > 20:"  # the third hunk's first change
+    assert all(line.startswith(("+def ", "-def ", "+class ", "-class ")) or line in firsts for line in rest)
+    assert rest == [line for line in changes[whole:] if line in rest]
     section = raw_lines[start : raw_lines.index("diff --git a/setup.cfg b/setup.cfg")]
     raw_body = [line for line in section[section.index(next(x for x in section if x.startswith("@@"))) :]
                 if not line.startswith("@@")]

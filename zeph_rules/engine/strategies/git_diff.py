@@ -303,7 +303,8 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
         else:
             hunks.append([index])
     hunks = [hunk for hunk in hunks if hunk]
-    past_budget = _conflict_lines(file_diff) | _lock_lines(file_diff)  # kept whatever the budget
+    lock = _lock_lines(file_diff)
+    past_budget = _conflict_lines(file_diff) | lock  # kept whatever the budget
     width = 2 if file_diff.combined else 1
     changes = [[index for index in hunk if file_diff.lines[index][0][:width].strip(" ")] for hunk in hunks]
     kept: set[int] = set()
@@ -311,9 +312,10 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
     if left <= 0:
         in_turns = [changed if file_diff.combined else _paired(file_diff, changed) for changed in changes]
         # each hunk shows its first change (a removed line and the line replacing it) when the budget
-        # allows one for every hunk: a one-line fix after a long hunk is no less a change (batch 96b)
+        # allows one for every hunk: a one-line fix after a long hunk is no less a change (batch 96b).
+        # A lock file's hunks say which package moved in their key and "resolved" lines, kept anyway
         firsts = [paired[:2] for paired in in_turns]
-        if sum(len(first) for first in firsts) <= budget:
+        if not lock and sum(len(first) for first in firsts) <= budget:
             kept.update(index for first in firsts for index in first)
         left = budget - len(kept)
         for paired in in_turns:
