@@ -1299,3 +1299,16 @@ def test_node_test_keeps_the_warning_node_printed_for_the_process(graph: Matcher
     warning = next(line for line in lines if "[DEP0005]" in line)
     assert warning.startswith("# (node:4185) [DEP0005] DeprecationWarning: Buffer() is deprecated")
     assert lines[lines.index(warning) + 1] == "# (Use `node --trace-deprecation ...` to show where the warning was created)"
+
+
+def test_python_build_keeps_the_sdists_files_and_drops_the_builds_copies(graph: MatcherGraph) -> None:
+    # batch 97b: the sdist's copies (into its name-version directory) list what the release ships
+    raw = ("running sdist\ncopying files to podfeed-2.4.0...\ncopying README.md -> podfeed-2.4.0\n"
+           "copying src/podfeed/rss.py -> podfeed-2.4.0/src/podfeed\nrunning build_py\ncreating build/lib/podfeed\n"
+           "copying src/podfeed/rss.py -> build/lib/podfeed\nadding 'podfeed/rss.py'\n"
+           "Successfully built podfeed-2.4.0.tar.gz and podfeed-2.4.0-py3-none-any.whl\n")
+    lines = graph.filter("python -m build", raw, 0).output.split("\n")
+    assert "copying src/podfeed/rss.py -> podfeed-2.4.0/src/podfeed" in lines
+    assert "copying README.md -> podfeed-2.4.0" in lines
+    assert "copying src/podfeed/rss.py -> build/lib/podfeed" not in lines
+    assert "... (3 copied or created files stripped) ..." in lines
