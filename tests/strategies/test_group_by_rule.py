@@ -621,3 +621,13 @@ def test_a_folded_warning_raised_in_a_macro_keeps_the_note_naming_the_macro() ->
     assert lines[lines.index(notes[0]) - 1] == "  --> tests/brackets.rs:11:17"
     assert lines[lines.index(notes[1]) - 1] == "  --> tests/brackets.rs:22:17"
     assert lines.count("  --> tests/brackets.rs:11:17") == 2
+
+
+def test_a_folded_unfulfilled_expectation_keeps_its_reason() -> None:
+    # batch 98b: four unfulfilled #[expect(...)]; the one with `reason = "..."` says why it was kept, in a
+    # note no other member has
+    lines = STRATEGIES["group_by_rule"](_raw("cargo/q98b_clippy_all_targets"), {}, 0).text.split("\n")
+    at = lines.index("   --> src/cabin.rs:108:14")
+    assert lines[at + 1] == "    = note: kept while the A321 layout is ported"
+    # a note every member repeats is said once, by the first
+    assert sum("unfulfilled_lint_expectations)]` on by default" in line for line in lines) == 1

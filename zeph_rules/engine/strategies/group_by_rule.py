@@ -48,8 +48,8 @@ _DENIED_BY_DEFAULT = _regex.compile(r"^\s*= note: `#\[deny\([\w:-]+\)\]` on by d
 _RUST_HEAD = _regex.compile(r"^(?P<severity>warning|error)(?:\[(?P<rule>[\w:-]+)\])?: (?P<message>.+)$")
 _RUFF_HEAD = _regex.compile(r"^(?P<rule>[A-Z]{1,4}\d{2,4}) (?:\[\*\] )?(?P<message>.+)$")
 _ARROW = _regex.compile(r"^\s*--> (?P<location>\S+)")
-#: rustc's note under a diagnostic raised in a macro's expansion: which macro (and whose expansion) it came from
-_MACRO_ORIGIN = _regex.compile(r"^\s*= note: this (?:warning|error|lint) originates in ")
+#: rustc's note under a diagnostic (`= note: this warning originates in the macro ...`, a lint's reason)
+_NOTE = _regex.compile(r"^\s*= note: ")
 _RUST_RULE_NOTE = _regex.compile(r"#\[(?:warn|deny|forbid)\((?P<rule>[\w:]+)\)\]")
 _CLIPPY_URL = _regex.compile(r"rust-clippy/.*#(?P<lint>\w+)")
 #: clippy's "= help: for further information visit https://rust-lang.github.io/rust-clippy/.../index.html#len_zero"
@@ -380,9 +380,10 @@ def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
     lines: list[str] = []
     if first.ends_at_blank:
         # block formats (rustc, clippy, ruff): "  --> location" per member, under its own head if it differs.
-        # A member raised inside a macro no member above came from keeps rustc's note naming the macro:
-        # the place is in the macro's body, and the note says which invocation to look at (batch 96b)
-        macros_named = {line.strip() for line in first.lines if _MACRO_ORIGIN.match(line)}
+        # A member keeps a note no member above said: which macro's expansion it was raised in (the place
+        # is in the macro's body, the note says which invocation to mend: batch 96b), the reason an
+        # unfulfilled `#[expect(..., reason = "...")]` gave (98b).  Notes alike in every member stay once
+        notes_said = {line.strip() for line in first.lines if _NOTE.match(line)}
         for other in others:
             if other.message != first.message:
                 lines.append(_head(other))
@@ -390,8 +391,8 @@ def _other_members(first: Diagnostic, others: list[Diagnostic]) -> list[str]:
             arrow = next((line for line in other.lines if _ARROW.match(line)), None)
             lines.append(arrow if arrow is not None else f"  --> {other.location or '?'}")
             for line in other.lines:
-                if _MACRO_ORIGIN.match(line) and line.strip() not in macros_named:
-                    macros_named.add(line.strip())
+                if _NOTE.match(line) and line.strip() not in notes_said:
+                    notes_said.add(line.strip())
                     lines.append(line)
         return lines
     if _ESLINT_ITEM.match(_head(first)):
