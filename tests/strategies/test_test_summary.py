@@ -1642,3 +1642,16 @@ def test_go_a_verbose_run_of_a_few_tests_keeps_its_run_lines() -> None:
     assert test_summary(raw, {}, 0).text == raw
     # a run of many keeps dropping them: a passing test's RUN line says nothing its PASS line does not
     assert "=== RUN   TestFeedFrequencies/R1-ampeak" not in test_summary(_raw("go/q91b_go_test_v_pass"), {}, 0).text
+
+
+def test_a_should_panic_failure_in_brief_keeps_what_it_expected() -> None:
+    # batch 98b: thirteen failures, ten in detail; the briefs of the rest kept each panic and its message,
+    # and a should_panic test that panicked with another message lost libtest's verdict under it
+    text = test_summary(_raw("cargo/q98b_cargo_test_failures"), {}, 101).text
+    briefs = text.split("more failures shown by their panic only")[1].split("\n---- ")[0].split("\n")
+    at = briefs.index("row 40 out of range 1..=30")
+    assert briefs[at + 1 : at + 4] == [
+        "note: panic did not contain expected string",
+        '      panic message: "row 40 out of range 1..=30"',
+        ' expected substring: "seat 40A does not exist"',
+    ]

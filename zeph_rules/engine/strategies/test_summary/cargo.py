@@ -50,6 +50,8 @@ _RUST_SIGNAL = _regex.compile(r"panicked at|assert|left:|right:|note: |expected|
 _PANIC_AT = _regex.compile(r"panicked at (?:'(?P<message>.*)', )?(?P<location>[^\s']+:\d+(?::\d+)?):?$")
 #: how many lines under a panic line a failure shown in brief keeps: its message, ``left:`` and ``right:``
 _BRIEF_LINES = 6
+#: libtest's verdict on a `should_panic` test whose panic did not say what it expected
+_SHOULD_PANIC_VERDICT = _regex.compile(r"^(?:note: panic did not contain expected string$|\s*panic message: |\s*expected substring: )")
 
 
 class _Detail(Placeholder):
@@ -80,6 +82,9 @@ class _Detail(Placeholder):
                 if not following.strip() or _BACKTRACE_NOTE.match(following) or following.startswith("stack backtrace:"):
                     break
                 self.brief.append(following)
+            # a `#[should_panic(expected = ...)]` test that panicked with another message: libtest's verdict
+            # under the panic says what was expected (batch 98b), and the panic alone reads as the wrong fix
+            self.brief.extend(following for following in body[index + 1 :] if _SHOULD_PANIC_VERDICT.match(following))
             break
         else:
             # no panic (a doc test that should have panicked, a test binary that died): what it said first
