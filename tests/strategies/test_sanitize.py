@@ -29,6 +29,10 @@ from zeph_rules.engine.sanitize import sanitize
         # curl -v's body (stdout, no newline) with its meter (stderr) redrawn after it: the body is data, not
         # a display state, and stays
         ('{"count":3,' + "x" * 2000 + "\r100 67811  100 67811\n", '{"count":3,' + "x" * 2000 + "\n100 67811  100 67811\n"),
+        # a spinner drawn with backspaces (pip under a terminal): what stays on screen is the word after it
+        ("  Building editable for x (pyproject.toml) ... -\b \b\\\b \bdone\r\n", "  Building editable for x (pyproject.toml) ... done\n"),
+        # a manual page's bold and underline, and a backspace written over by fewer characters than it crossed
+        ("N\bNA\bAM\bME\bE _\bx\nabc\b\bX\n\bstart", "NAME x\naXc\nstart"),
         ("trailing   \nspace\t\n", "trailing\nspace\n"),
         ("a\n\n\n\n\nb", "a\n\nb"),
         ("a\n\nb\n\n\nc", "a\n\nb\n\n\nc"),

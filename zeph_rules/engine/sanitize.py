@@ -3,7 +3,8 @@
 Terminals understand escapes and carriage returns; a model reading the bytes
 does not.  ``sanitize`` turns what a terminal would have shown into plain
 lines: colours and cursor movements removed, progress bars reduced to their
-final state, line endings and blank-line runs normalised.
+final state, backspaced characters written over, line endings and blank-line
+runs normalised.
 """
 
 from __future__ import annotations
@@ -69,6 +70,33 @@ def _last_carriage_state(line: str) -> str:
     return "\n".join(kept)
 
 
+#: a line longer than this that backspaces is no terminal's display: its backspaces are only dropped
+_WIDEST_OVERSTRUCK = 100_000
+
+
+def _overstruck(line: str) -> str:
+    """Return what a terminal shows of a line written with backspaces.
+
+    A backspace steps back over the character before it and what follows is
+    written over it: a spinner's frames (pip's ``... -\b \b\\\b \bdone`` shows
+    ``... done``), a manual page's bold (``N\bNAME``) and underline (``_\bx``).
+    """
+    if len(line) > _WIDEST_OVERSTRUCK:
+        return line.replace("\b", "")
+    cells: list[str] = []
+    at = 0
+    for char in line:
+        if char == "\b":
+            at = max(at - 1, 0)
+            continue
+        if at < len(cells):
+            cells[at] = char
+        else:
+            cells.append(char)
+        at += 1
+    return "".join(cells)
+
+
 def sanitize(text: str) -> str:
     """Return ``text`` as plain lines: no escapes, no ``\\r`` redraws, no long blank runs."""
     try:
@@ -82,6 +110,8 @@ def sanitize(text: str) -> str:
             text = text.replace("\r\n", "\n")
             if "\r" in text:
                 text = "\n".join(_last_carriage_state(line) if "\r" in line else line for line in text.split("\n"))
+        if "\b" in text:
+            text = "\n".join(_overstruck(line) if "\b" in line else line for line in text.split("\n"))
         trailing, blank_run = _speedups.line_end_flags(text)
         if trailing:
             text = _TRAILING_SPACE.sub("", text)
