@@ -243,6 +243,9 @@ def test_strip_noise_drops_the_paragraphs_a_regex_matches_whole_and_no_others() 
         short + longer + summary + "Lines executed:100.00% of 105\n... (6 covered lines stripped) ...\n")
     # the regex is anchored at both ends of the paragraph: a match inside it is not enough
     assert STRATEGIES["strip_noise"](longer, params, 0).text == longer
+    # and its leading inline flags still lead once it is anchored
+    loud = {"drop_paragraphs_matching": r"(?i)function '[^'\n]+'\nlines executed:100\.00% of \d+"}
+    assert STRATEGIES["strip_noise"](covered * 3 + short, loud, 0).text == short + "... (9 noise lines stripped) ...\n"
 
 
 def test_strip_noise_spares_a_whole_block_despite_a_first_line_it_is_told_to_overlook() -> None:

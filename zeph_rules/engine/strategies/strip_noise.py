@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-from ... import _speedups
+from ... import _regex, _speedups
 from ..patterns import fold_for_prefilter, regex_may_match, required_literals
 from ._common import (
     Confidence,
@@ -130,7 +130,7 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
         _drop_paragraphs(lines, staying, user_pattern(paragraph_source))
     whole_paragraph_source = params.get("drop_paragraphs_matching")
     if whole_paragraph_source:
-        _drop_paragraphs_matching(lines, staying, user_pattern(f"\\A(?:{whole_paragraph_source})\\Z"))
+        _drop_paragraphs_matching(lines, staying, user_pattern(_anchored(whole_paragraph_source)))
     if params.get("drop_repeated_paragraphs"):
         spare_paragraphs = params.get("spare_paragraphs_with")
         _drop_repeated_paragraphs(lines, staying, user_pattern(spare_paragraphs) if spare_paragraphs else None)
@@ -206,6 +206,17 @@ def _drop_paragraphs(lines: list[str], staying: list[bool], marked: Any) -> None
     for start, end in _paragraphs(lines):
         if any(marked.search(lines[row]) is not None for row in range(start, end)):
             _strip_paragraph(staying, start, end)
+
+
+#: a regex's leading inline flags (``(?i)``): they must stay first when the regex is wrapped
+_INLINE_FLAGS = _regex.compile(r"^\(\?[aiLmsux]+\)")
+
+
+def _anchored(source: str) -> str:
+    """Return ``source`` matching only a whole text: ``\\A(?:source)\\Z``, its leading inline flags kept first."""
+    flags = _INLINE_FLAGS.match(source)
+    head = flags.group() if flags else ""
+    return f"{head}\\A(?:{source[len(head):]})\\Z"
 
 
 def _drop_paragraphs_matching(lines: list[str], staying: list[bool], pattern: Any) -> None:

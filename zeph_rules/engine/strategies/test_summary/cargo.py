@@ -84,7 +84,8 @@ class _Detail(Placeholder):
                 self.brief.append(following)
             # a `#[should_panic(expected = ...)]` test that panicked with another message: libtest's verdict
             # under the panic says what was expected (batch 98b), and the panic alone reads as the wrong fix
-            self.brief.extend(following for following in body[index + 1 :] if _SHOULD_PANIC_VERDICT.match(following))
+            past = index + len(self.brief)
+            self.brief.extend(following for following in body[past:] if _SHOULD_PANIC_VERDICT.match(following))
             break
         else:
             # no panic (a doc test that should have panicked, a test binary that died): what it said first
