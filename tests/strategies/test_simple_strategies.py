@@ -413,6 +413,15 @@ def test_strip_noise_keep_unfinished_keeps_the_last_word_on_what_never_finished(
     assert out[-1] == "... (5 noise lines stripped) ..."
     del params["keep_unfinished"], params["finished_by"]
     assert "x.b: Still creating" not in STRATEGIES["strip_noise"](text, params, 1).text
+    # batches 99b and 101: a slow resource's last "Still creating" stays however it ended, and only its
+    # last; one keep_unfinished kept already keeps no earlier one with it
+    params["keep_last_named"] = r"^(.+?): Still creating\.\.\. \["
+    out = STRATEGIES["strip_noise"](text, params, 1).text.split("\n")
+    assert [line for line in out if "Still" in line] == ['x.a["1"]: Still creating... [10s elapsed]',
+                                                         "x.b: Still creating... [20s elapsed]"]
+    params.update(keep_unfinished=r"^(.+?): (?:Still creating|Creating|Destroying)\.\.\.",
+                  finished_by=r"^(.+?): (?:Creation|Destruction) complete after ")
+    assert STRATEGIES["strip_noise"](text, params, 1).text.split("\n") == out
 
 
 def test_strip_noise_drops_a_paragraph_said_before_but_spares_a_place() -> None:

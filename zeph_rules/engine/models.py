@@ -82,6 +82,8 @@ class StripNoise(Strict):
     keep_unfinished: OptionalRegex = None
     #: the line that says a ``keep_unfinished`` name finished (its groups: the same name)
     finished_by: OptionalRegex = None
+    #: of the stripped lines this matches, each name's last stays (its groups: the name)
+    keep_last_named: OptionalRegex = None
     #: a stripped line takes with it the non-blank lines right under it indented deeper than it
     take_indented: bool = False
     #: a block (a line this matches, the lines under it indented deeper) whose every line would go keeps them all
@@ -118,7 +120,7 @@ class StripNoise(Strict):
             raise ValueError("`keep_when_named` needs a capturing group: the name a line that stays must hold")
         if (self.keep_unfinished is None) != (self.finished_by is None):
             raise ValueError("`keep_unfinished` and `finished_by` go together: what is under way and what ends it")
-        for name in ("keep_unfinished", "finished_by"):
+        for name in ("keep_unfinished", "finished_by", "keep_last_named"):
             source = getattr(self, name)
             if source is not None and compile_regex(source).groups == 0:
                 raise ValueError(f"`{name}` needs a capturing group: the name of what is under way")

@@ -218,7 +218,7 @@ def _delegated(rules: tuple[PlannedRule, ...], clean: str) -> tuple[PlannedRule,
 #: the strategy parameters that hold regexes (a string or a list of strings); tests check them against
 #: the parameter models' regex fields
 PATTERN_PARAMETERS = frozenset({
-    "patterns", "since", "until", "count_from", "when_present", "keep_first_of_run", "keep_before", "keep_after", "look_past", "keep_when_named", "keep_unfinished", "finished_by", "spare_whole_blocks", "spare_despite", "block_start", "block_end", "drop_paragraphs_with", "drop_paragraphs_matching", "spare_paragraphs_with", "summary_pattern", "keep_patterns", "rule_pattern",
+    "patterns", "since", "until", "count_from", "when_present", "keep_first_of_run", "keep_before", "keep_after", "look_past", "keep_when_named", "keep_unfinished", "finished_by", "keep_last_named", "spare_whole_blocks", "spare_despite", "block_start", "block_end", "drop_paragraphs_with", "drop_paragraphs_matching", "spare_paragraphs_with", "summary_pattern", "keep_patterns", "rule_pattern",
     "location_pattern", "normalize_patterns", "routine_patterns",
 })
 

@@ -38,7 +38,10 @@ changes ``x.y["a"]`` or an error names ``resource "x" "y"``.  With ``keep_unfini
 ``finished_by`` (regexes whose groups name a thing under way) the last stripped line the first
 matches for each name stays when no line after it says, through the second, that the thing finished:
 an apply's ``x: Still creating... [20s elapsed]`` goes above ``x: Creation complete after 31s``, and
-stays as the last word on ``x`` when the run was interrupted or the creation failed.  ``min_run`` leaves runs of fewer
+stays as the last word on ``x`` when the run was interrupted or the creation failed.  With
+``keep_last_named`` (a regex whose groups name a thing) each name's last stripped line it matches
+stays whatever follows: a slow resource's last ``Still creating... [20s elapsed]``, one line a
+resource however long it took.  ``min_run`` leaves runs of fewer
 consecutive matched lines whole, and with ``keep_run_ends`` a run that goes keeps that many lines
 at each end, its marker in its place: a bundler's table of 260 chunks keeps its first rows and its
 last, the largest.  With ``block_start`` and ``block_end`` (regexes) the patterns strip only lines
@@ -174,6 +177,9 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     unfinished_source = params.get("keep_unfinished")
     if unfinished_source and not all(staying):
         _keep_unfinished(lines, staying, rest, user_pattern(unfinished_source), user_pattern(params["finished_by"]))
+    last_source = params.get("keep_last_named")
+    if last_source and not all(staying):
+        _keep_last_named(lines, staying, user_pattern(last_source))
     label = params.get("label") or "noise line"
     kept = []
     in_folds = 0  # counted where their runs were, after whatever the steps above kept of them
@@ -407,6 +413,19 @@ def _keep_unfinished(lines: list[str], staying: list[bool], rest: list[str], unf
         elif index in under_way and under_way[index] not in done:
             staying[index] = True
             done.add(under_way[index])  # its earlier progress lines go: this one is its last word
+
+
+def _keep_last_named(lines: list[str], staying: list[bool], pattern: Any) -> None:
+    """Keep, of the lines ``pattern`` matches, each name's last (the name: its groups), if it was stripped.
+
+    A name whose last such line stays already (``keep_unfinished`` kept it) keeps no earlier one.
+    """
+    named: set[tuple[str | Any, ...]] = set()
+    for index in range(len(lines) - 1, -1, -1):
+        found = pattern.search(lines[index])
+        if found is not None and found.groups() not in named:
+            named.add(found.groups())
+            staying[index] = True
 
 
 def _first_line_matching(text: str, source: str) -> int:
