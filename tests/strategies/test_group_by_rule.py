@@ -110,11 +110,13 @@ def test_one_line_formats_keep_every_line_until_a_rule_repeats_a_lot() -> None:
     assert "************* Module inventory.io" in result.text
     assert "Your code has been rated at 4.16/10" in result.text
     # many identical findings of one rule fold into one example and every other location
-    text = "".join(f"src/m.py:{i}:1: E265 block comment should start with '# '\n" for i in range(1, 41))
+    text = "".join(f"src/m.py:{i}:1: E265 block comment should start with '# '\n" for i in range(1, 71))
     folded = group_by_rule(text, {}, 1).text
     assert folded.startswith("src/m.py:1:1: E265 block comment should start with '# '\n   also at: src/m.py:2:1, 3:1, ")
     # the last stays as printed: where a reader looks for the end of the list
-    assert folded.count("\n") == 3 and folded.endswith(", 39:1\nsrc/m.py:40:1: E265 block comment should start with '# '\n")
+    assert folded.count("\n") == 3 and folded.endswith(", 69:1\nsrc/m.py:70:1: E265 block comment should start with '# '\n")
+    # two screenfuls of them still read as printed
+    assert group_by_rule(text[: text.index("src/m.py:60:1")], {}, 1).text == text[: text.index("src/m.py:60:1")]
 
 
 def test_findings_that_name_different_things_keep_their_lines() -> None:
@@ -151,6 +153,16 @@ def test_a_report_of_a_few_hundred_findings_reads_as_printed() -> None:
     text = group_by_rule(raw, {}, 30).text
     assert text.count("C0116: Missing function or method docstring (missing-function-docstring)") == 22
     assert "also at" not in text
+
+
+def test_two_screenfuls_of_one_short_clippy_finding_stay_as_printed() -> None:
+    # batch 101b: 34 `indexing may panic` under --message-format=short folded into an "also at" list, and
+    # the reviewer quoted the tenth by its line
+    raw = _raw("cargo/q101b_clippy_indexing_short")
+    lines = group_by_rule(raw, {}, 0).text.split("\n")
+    assert raw.count(": warning: indexing may panic") == 34
+    assert sum(line.endswith(": warning: indexing may panic") for line in lines) == 34
+    assert "src/kv.rs:11:35: warning: indexing may panic" in lines and not any("also at" in line for line in lines)
 
 
 def test_pylint_folds_conventions_and_keeps_warnings(monkeypatch: pytest.MonkeyPatch) -> None:
