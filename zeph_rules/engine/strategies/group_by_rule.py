@@ -445,7 +445,7 @@ _EXCERPT = _regex.compile(r"^\s*\d*\s*[|│]|^\s*\d+\s+[+-] |^\s+[+-] |^\s*\.\.\
 #: an excerpt line that labels the code with words ("^^^ expected `String`, found `&str`")
 _LABEL = _regex.compile(r"^\s*\d*\s*[|│][\s|/\\_]*[\^~\-][\^~\-\s|]*[A-Za-z`(]")
 #: one-line findings that say the same thing fold when this many repeat; fewer are kept verbatim.
-#: 25 until batch 101b: clippy's 31 `indexing may panic` in `--message-format=short` folded, and its
+#: 25 until batch 101b: clippy's 34 `indexing may panic` in `--message-format=short` folded, and its
 #: reviewer quoted the tenth as its line; two screenfuls of one finding still read best as printed
 #: (19 reports of 25 to 59 alike findings keep them, 0.04 points of the corpus' per-case mean)
 _GROUP_ONE_LINE_FROM = 60
