@@ -1177,6 +1177,25 @@ def test_cargo_nocapture_output_folds_its_runs_of_alike_lines() -> None:
     # a test printing a few lines keeps them as printed
     assert "assets:bank   = 206000\nassets:bankx  = 1000" in _summary("cargo/q21_test_exact_nocapture", 101)
 
+def test_cargo_run_cut_short_after_its_details_keeps_each_failure_as_text() -> None:
+    # the shape fuzzing over mutated fixtures found: a --nocapture target that never reached its
+    # "test result" (killed, or cut by `head`), whose passes are put back around 120 printed lines and
+    # whose "failures:" list, printed after a failure's block, was marked by places that went stale
+    lines = ["     Running unittests src/lib.rs (target/debug/deps/ledger-5c0e)", "", "running 200 tests"]
+    lines += [f"test replay_{number:03} ... ok" for number in range(30)]
+    lines += [f"[replay {number:03}] closing balance {number}.00" for number in range(120)]
+    lines += ["test replay_083 ... FAILED", "", "failures:", "", "---- replay_083 stdout ----",
+              "thread 'replay_083' (2965) panicked at src/lib.rs:81:9:", "closing balance of acct-83", "",
+              "failures:", "    replay_083"]
+    output = test_summary("\n".join(lines), {}, 101).text
+    assert "object at 0x" not in output
+    assert "---- replay_083 stdout ----\nthread 'replay_083' (2965) panicked at src/lib.rs:81:9:" in output
+    assert "failures:\n    replay_083" in output
+    # the printed lines still fold, and the first and last passes are back where they stood
+    assert "similar lines omitted" in output
+    assert "test replay_000 ... ok\ntest replay_029 ... ok\n[replay 000] closing balance 0.00" in output
+
+
 def test_ctest_verbose_drops_every_line_of_a_passing_test() -> None:
     # batch 28b: `ctest -V` over 151 GoogleTest cases, each line of a test's output numbered ("4: ...")
     output = _summary("ctest/q28b_ctest_verbose", 8)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 from .... import _regex
 from .._common import cut_block, omitted_marker, plural
 
@@ -126,14 +128,23 @@ def note_end(ends: list[Any], entry: Any) -> None:
         ends.append(entry)
 
 
-def keep_noted_passes(out: list[str], ends: list[tuple[int, str]], report: Report) -> None:
+def keep_noted_passes(
+    out: list[Line], ends: Sequence[tuple[int, str]], report: Report, marks: set[int] | None = None
+) -> set[int]:
     """Put back the passes ``note_end`` noted, each where it stood in ``out``, no more counted as omitted.
 
-    From the last place back, so each insertion leaves the places before it as they were.
+    ``ends`` are in the order of ``out`` (ties in the order they go in), put back from the last place
+    back so each insertion leaves the places before it as they were.  Returns ``marks`` (places in
+    ``out`` before) moved to where their lines now stand: each moves one on for every pass put back
+    at or before it, counted in one pass however many targets never finished.
     """
     for position, line in reversed(ends):
         out.insert(position, line)
         report.passed_omitted -= 1
+    if not marks:
+        return set()
+    positions = [position for position, _ in ends]
+    return {mark + bisect_right(positions, mark) for mark in marks}
 
 
 def looks_important(line: str) -> bool:
@@ -161,11 +172,13 @@ def fold_marked_runs(out: list[Line], marked: set[int]) -> list[Line]:
     start = 0
     while start < len(out):
         end = start + 1
-        if start in marked:
-            while end in marked:
+        if start in marked and type(out[start]) is str:
+            while end in marked and type(out[end]) is str:
                 end += 1
-            # the marked lines are text: what the tests printed
-            folded.extend(line for line, _ in fold_similar([str(line) for line in out[start:end]]))
+            # the marked lines are what the tests printed, text; a placeholder (a failure's block, a
+            # marker) is never one, even should a mark go stale
+            printed = [line for line in out[start:end] if isinstance(line, str)]
+            folded.extend(line for line, _ in fold_similar(printed))
         else:
             folded.append(out[start])
         start = end

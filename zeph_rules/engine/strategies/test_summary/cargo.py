@@ -5,7 +5,8 @@ from __future__ import annotations
 from .... import _regex, _speedups
 from .._common import BLOCK_MARGIN, omitted_marker, plural
 from ._shared import (
-    FEW_RESULTS, Placeholder, Report, choose_varied, cut_trace, fold_marked_runs, fold_names, message_shape, resolve, tidy,
+    FEW_RESULTS, Placeholder, Report, choose_varied, cut_trace, fold_marked_runs, fold_names, keep_noted_passes,
+    message_shape, resolve, tidy,
 )
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
@@ -493,10 +494,12 @@ def summarise_cargo(lines: list[str], max_failures: int, trace_limit: int) -> Re
             printed.add(len(out))  # what a test printed (--nocapture), between the run's results
         out.append(line)
     flush_detail()
-    # from the last place back, so each insertion leaves the places before it as they were
-    for position, _, kept in sorted((end for found in ends.values() for end in found), reverse=True):
-        out.insert(position, kept)
-        report.passed_omitted -= 1
+    # the places of what tests printed move on with them (fuzzing real fixtures found a run cut off after
+    # its details whose stale places named a failure's block, which then printed as an object)
+    printed = keep_noted_passes(
+        out, [(position, kept) for position, _, kept in sorted(end for found in ends.values() for end in found)],
+        report, printed,
+    )
     if len(printed) >= _FOLD_PRINTED_FROM:
         out = fold_marked_runs(out, printed)
 

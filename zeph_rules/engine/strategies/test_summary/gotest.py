@@ -5,7 +5,7 @@ from __future__ import annotations
 from .... import _regex
 from .._common import cut_block, omitted_marker, plural
 from ._detect import looks_like_go_json  # noqa: F401  # the detector lives apart; importable from here too
-from ._shared import FEW_RESULTS, FailureBudget, Report, fold_marked_runs, note_end, tidy
+from ._shared import FEW_RESULTS, FailureBudget, Report, fold_marked_runs, keep_noted_passes, note_end, tidy
 
 TYPE_CHECKING = False  # not typing's: the warm ``filter`` path does not import ``typing`` (see _records)
 if TYPE_CHECKING:
@@ -166,10 +166,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             benchmarked = False
         out.append(line)
     if green:
-        for position, passed in reversed(green_ends):
-            out.insert(position, passed)
-            passing_log = {index + (index >= position) for index in passing_log}
-            report.passed_omitted -= 1
+        passing_log = keep_noted_passes(out, green_ends, report, passing_log)
     flush_trace()
     if passing_log:
         # A passing test's log stays (what it logged may be what was asked for), but table-driven
