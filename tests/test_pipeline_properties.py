@@ -103,6 +103,59 @@ def test_filter_properties(graph: MatcherGraph, text: str, command: str, exit_co
         assert body == expected
 
 
+#: real outputs small enough to filter hundreds of times over: what the mutations below start from
+_SMALL_CASES = sorted(
+    case.parent for case in FIXTURES.glob("*/*/raw.txt") if case.stat().st_size < 40_000
+)
+
+
+@st.composite
+def _mutated_fixture(draw: st.DrawFn) -> tuple[str, str, int | None]:
+    """A real output cut, repeated, shuffled or spliced the way cut-off, retried and interleaved runs are."""
+    case = draw(st.sampled_from(_SMALL_CASES))
+    meta = (case / "case.toml").read_text(encoding="utf-8")
+    command = next(line.split("=", 1)[1].strip().strip('"').replace('\\"', '"')
+                   for line in meta.splitlines() if line.startswith("command ="))
+    lines = (case / "raw.txt").read_text(encoding="utf-8", errors="surrogateescape").split("\n")
+    for _ in range(draw(st.integers(1, 4))):
+        start = draw(st.integers(0, len(lines)))
+        end = min(len(lines), start + draw(st.integers(1, 60)))
+        operation = draw(st.sampled_from(["cut", "repeat", "head", "tail", "shuffle", "splice", "nasty"]))
+        if operation == "cut":
+            del lines[start:end]
+        elif operation == "repeat":
+            lines[start:start] = lines[start:end] * draw(st.integers(2, 40))
+        elif operation == "head":
+            lines = lines[:end]
+        elif operation == "tail":
+            lines = lines[start:]
+        elif operation == "shuffle":
+            lines[start:end] = draw(st.permutations(lines[start:end]))
+        elif operation == "splice":
+            lines.insert(start, draw(st.sampled_from(_LINES)))
+        else:
+            lines.insert(start, draw(_NASTY) + draw(st.sampled_from(_LINES)))
+    exit_code = draw(st.sampled_from([None, 0, 1, 2, 101, 124]))
+    return command, "\n".join(lines), exit_code
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mutated=_mutated_fixture())
+def test_filter_properties_on_mutated_real_output(graph: MatcherGraph, mutated: tuple[str, str, int | None]) -> None:
+    # real output, broken as it is in the wild, reaches the deep paths of every parser that random
+    # text never does (a cargo run cut off after its details printed a placeholder object)
+    command, text, exit_code = mutated
+    result = graph.filter(command, text, exit_code)
+    clean = sanitize(text)
+    body = _body(result)
+    assert len(body) <= len(clean) + (1 if result.security_notice else 0)
+    assert " object at 0x" not in body or " object at 0x" in clean
+    assert graph.filter(command, text, exit_code) == result
+    if result.confidence is Confidence.FALLBACK:
+        expected = clean if not result.security_notice or not clean or clean.endswith("\n") else clean + "\n"
+        assert body == expected
+
+
 def test_a_line_wider_than_any_terminal_keeps_its_ends_around_a_marker(graph: MatcherGraph) -> None:
     # a minified JSON body past 64 KiB: its head (where the shape of the answer is) and its tail stay,
     # counted between
