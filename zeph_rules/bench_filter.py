@@ -151,7 +151,7 @@ _STRATEGY_INPUTS: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     "group_by_rule": (("cargo/clippy_pedantic", "ruff/check", "gcc/warnings"), {}),
     "git_diff": (("git/diff",), {"max_diff_lines": 150}),
     "git_status": (("git/status",), {}),
-    "dedup": (("logs/tail_app_log", "logs/cat_app_log"), {}),
+    "dedup": (("logs/tail_app_log", "logs/cat_app_log", "logs/q9_tail_2500_go_inventory"), {}),
     "truncate": (("ls/la_big", "tree/all", "find/type_f_size"), {"max_lines": 60, "head": 30, "tail": 10}),
     "strip_noise": (("pip/install", "npm/install_vitest"), {"patterns": [r"^\s*Downloading\s", r"^npm warn", r"^\s*$"]}),
     "keep_matching": (("logs/cat_app_log",), {"patterns": [r"\b(ERROR|WARNING|CRITICAL)\b"]}),

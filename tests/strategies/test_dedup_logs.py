@@ -204,6 +204,21 @@ def test_signal_words_across_formats_and_locales() -> None:
         assert not _SIGNAL.search(line), line
 
 
+@pytest.mark.parametrize("message", [
+    "Sicherung {n} fehlgeschlagen",  # no "fehler" in it: the candidate words once missed it
+    "| GET | /api/items/{n} |404| 3 ms |",  # a table's cell with no blank after its bar
+    "GET /stock/A-{n}00 404 3.1 ms",
+    "worker {n}: NullPointerException in handler",
+])
+def test_a_signal_found_only_by_its_own_words_stays_apart_in_a_log(message: str) -> None:
+    # each regex runs only on the lines holding one of its words: every alternative needs one
+    lines = [f"2026-11-28 10:00:{second:02d} INFO " + message.format(n=second) for second in range(10, 16)]
+    quiet = [f"2026-11-28 10:01:{second:02d} INFO GET /healthz from=127.0.0.1:{40000 + second}" for second in range(10, 16)]
+    out = dedup("\n".join(quiet + lines) + "\n", {}, 0).text.splitlines()
+    assert all(line in out for line in lines), out
+    assert out[0] == quiet[0] + " (x5)"
+
+
 def test_a_recursions_repeated_frame_is_counted_inside_its_trace() -> None:
     # Java prints 1,024 frames of a StackOverflowError, one frame over and over: inside the trace a
     # run of equal lines is its first with a count; the frames around it and their order stay
