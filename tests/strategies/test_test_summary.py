@@ -1387,6 +1387,9 @@ def test_a_green_verbose_run_keeps_its_first_and_last_passes() -> None:
     assert len(raw) == 174 and kept == [raw[0], raw[-1]]
     raw, kept = passes("go/q53_uuid_v_green", "--- PASS: ")
     assert len(raw) == 31 and kept == [raw[0], raw[-1]]
+    # and go's first RUN line, the run's start (batch 104: `go test -v -run TestParseSlot`, 62 subtests)
+    raw, kept = passes("go/q104_go_test_run_pass", "=== RUN ")
+    assert len(raw) == 63 and kept == ["=== RUN   TestParseSlot"]
     raw, kept = passes("cargo/q52_cargo_test_green", " ... ok")
     assert len(raw) == 174 and kept == [raw[0], raw[-1]]
     raw, kept = passes("npm/q57b_npm_test_verbose", " ✓ ")  # vitest's verbose reporter

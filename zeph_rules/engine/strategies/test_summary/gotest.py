@@ -75,6 +75,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
     green = not unfinished and not any(m["status"] == "FAIL" for m in results) and not any(
         _PACKAGE_FAIL.match(line) or _PANIC.match(line) for line in lines)
     green_ends: list[tuple[int, str]] = []
+    first_run_kept = False
 
     for line in lines:
         if in_trace:
@@ -90,6 +91,11 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             if few:
                 # a run of a few tests (`go test -v -run TestX`) keeps them whole, its RUN lines with its
                 # results: what ran is the answer (batch 93b's reviewer quoted "=== RUN   TestParseSlot")
+                out.append(line)
+            elif green and not first_run_kept and line.startswith("=== RUN"):
+                # a green run's first RUN line: where it started, as its first pass is (batch 104's reviewer
+                # quoted "=== RUN   TestParseSlot" of `go test -v -run TestParseSlot`, 62 subtests under it)
+                first_run_kept = True
                 out.append(line)
             elif line.startswith("=== RUN") and (current_test in failing or current_test not in reported):
                 if current_test not in reported and last_pass is not None:
