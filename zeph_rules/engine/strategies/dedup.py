@@ -90,10 +90,12 @@ _HTTP_STATUS_WORDS = (
 )
 # Error and warning lines are grouped only with exact repeats: the id, the
 # count or the attempt number that differs between them may be the clue.
-# Two regexes, each run only on the lines holding one of its words: a request
-# line (`GET /stock/A-100 from=...`) costs the short one, not the seventy words
-# tried at every position (an access log of 2,500 lines: 127 µs a line, 9).
-_SIGNAL_WORD_SOURCE = (
+# Two regexes, each run only on the lines holding one of its words (a request
+# line, `GET /stock/A-100 from=...`, costs the short one, not seventy words tried
+# at every position), over the lower-cased line rather than ignoring case, and
+# the HTTP one with a literal first in every alternative so the engine skips to
+# where one can start: an access log of 2,500 lines went from 127 µs a line to 10.
+_SIGNAL_WORD = _regex.compile(
     r"\b(?:errors?|err|fatal|critical|crit|emerg|emergency|alert|severe|warn|warning|warnings"
     r"|panic|panicked|exception|exceptions|traceback|fail|fails|failed|failing|failure|failures"
     r"|timed out|timeout|killed|kill|oom|oom-kill|out of memory|segfault|segmentation fault|core dumped"
@@ -105,20 +107,23 @@ _SIGNAL_WORD_SOURCE = (
     r"|\B(?:error|exception)s?\b"  # TimeoutError, NullPointerException
     r"|错误|失败|警告|エラー|失敗"
 )
-_SIGNAL_HTTP_SOURCE = (
-    # an HTTP status of 400 or more: after the request line, as a field, in a table
-    r"\bHTTP/[\d.]+\"?\s+[45]\d\d\b|\bstatus(?:_?code)?[\"']?\s*[=:]\s*[\"']?[45]\d\d\b"
-    r"|\|\s*[45]\d\d\s*\||\bCompleted [45]\d\d\b"
-    r"|\bcode [45]\d\d\b"  # http.server's `code 404, message File not found`
+_SIGNAL_HTTP = _regex.compile(
+    # an HTTP status of 400 or more: after the request line, as a field, in a table (no word boundary
+    # first: a `substatus=500` kept apart costs a line, a boundary test at every position costs more)
+    r"http/[\d.]+\"?\s+[45]\d\d\b|status(?:_?code)?[\"']?\s*[=:]\s*[\"']?[45]\d\d\b"
+    r"|\|\s*[45]\d\d\s*\||completed [45]\d\d\b"
+    r"|code [45]\d\d\b"  # http.server's `code 404, message File not found`
     # a request and its status without the protocol: `"POST /api/x" 500 57 ms`, morgan's `GET /x 404 3.1 ms`;
     # an app's own `POST /api/checkout -> 502 in 120ms` only for a server error (its 404s for
     # `/api/users/673`, `/api/users/917` ... are one finding, and group)
-    r"|\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) /\S*?(?:\"? [45]| (?:->|=>|→) 5)\d\d\b"
+    r"|(?:get|post|put|patch|delete|head|options) /\S*?(?:\"? [45]| (?:->|=>|→) 5)\d\d\b"
 )
-_SIGNAL_WORD = _regex.compile(_SIGNAL_WORD_SOURCE, _regex.IGNORECASE)
-_SIGNAL_HTTP = _regex.compile(_SIGNAL_HTTP_SOURCE, _regex.IGNORECASE)
-#: either: for a record's message, one line at a time
-_SIGNAL = _regex.compile(f"{_SIGNAL_WORD_SOURCE}|{_SIGNAL_HTTP_SOURCE}", _regex.IGNORECASE)
+
+
+def is_signal(text: str) -> bool:
+    """Return whether ``text`` (a line, a record's message) holds an error or warning word or an HTTP error status."""
+    lowered = text.lower()
+    return _SIGNAL_WORD.search(lowered) is not None or _SIGNAL_HTTP.search(lowered) is not None
 
 
 def _candidates(text: str, lines: list[str], words: tuple[str, ...]) -> set[int] | None:
@@ -211,7 +216,7 @@ def _json_level(value: Any) -> tuple[str, bool]:
     if isinstance(value, dict):
         value = value.get("level", value.get("name", ""))
     text = str(value)
-    return text, text.lower() in _SIGNAL_LEVELS or bool(_SIGNAL.search(text))
+    return text, text.lower() in _SIGNAL_LEVELS or is_signal(text)
 
 
 def _http_error(record: Mapping[str, Any]) -> bool:
@@ -257,7 +262,7 @@ def _json_record(line: str) -> tuple[str, bool] | None:
     text = message if isinstance(message, str) else json.dumps(message)
     logger = next((record[key] for key in _LOGGER_KEYS if isinstance(record.get(key), str)), "")
     if not signal:
-        signal = _http_error(record) or bool(_SIGNAL.search(text)) or any(
+        signal = _http_error(record) or is_signal(text) or any(
             record.get(key) not in (None, "", False, 0, {}, []) for key in _ERROR_KEYS
         )
     prefix = _SERVICE_PREFIX.match(line)
@@ -288,7 +293,7 @@ def _logfmt_record(line: str) -> tuple[str, bool] | None:
     if not signal:
         signal = (
             _http_error(record)
-            or bool(message and _SIGNAL.search(message))
+            or bool(message and is_signal(message))
             or any(record.get(key) not in (None, "", "0", "false", "nil", "null", "<nil>") for key in _ERROR_KEYS)
         )
     prefix = _SERVICE_PREFIX.match(line)
@@ -497,8 +502,9 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
                 or http_candidates is None or index in http_candidates)
 
     def signals(index: int) -> bool:
-        return ((word_candidates is None or index in word_candidates) and _SIGNAL_WORD.search(lines[index]) is not None
-                or (http_candidates is None or index in http_candidates) and _SIGNAL_HTTP.search(lines[index]) is not None)
+        lowered = lines[index].lower()
+        return ((word_candidates is None or index in word_candidates) and _SIGNAL_WORD.search(lowered) is not None
+                or (http_candidates is None or index in http_candidates) and _SIGNAL_HTTP.search(lowered) is not None)
 
     security_candidates = _candidates(text, lines, SIGNAL_WORDS)
     plan = _Plan(len(lines))
@@ -692,7 +698,7 @@ def _fold_runs(entries: list[tuple[str, int, str | None]], min_run: int) -> list
             # split the run at the lines that report trouble; fold what is still long enough
             pieces: list[list[tuple[str, int, str | None]]] = [[]]
             for entry in run:
-                if _SIGNAL.search(entry[0]) or _SECURITY.search(entry[0]):
+                if is_signal(entry[0]) or _SECURITY.search(entry[0]):
                     pieces.extend(([entry], []))
                 else:
                     pieces[-1].append(entry)
