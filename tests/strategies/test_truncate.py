@@ -225,3 +225,18 @@ def test_an_exceptions_class_is_trouble_and_a_colon_announces_the_lines_under_it
     from zeph_rules.engine.strategies.truncate import _troubled
 
     assert _troubled(["lodash/isError.js", "TypeError: x is undefined", "raise KeyError"]) == {1, 2}
+
+
+def test_a_line_alike_only_to_one_at_another_depth_is_still_a_landmark() -> None:
+    # batch 103b: a 1,571-line `kubectl kustomize` render; a CronJob's `name: forecast-nightly` under its
+    # metadata was counted alike to its container's `name: forecast-nightly`, and went with the middle
+    from pathlib import Path
+
+    raw = (Path(__file__).resolve().parents[1] / "fixtures" / "kubectl" / "q103b_kubectl_kustomize_base"
+           / "raw.txt").read_text()
+    params = {"max_lines": 1200, "head": 600, "tail": 200, "keep_patterns": [r"^\s+(- )?image: \S"]}
+    lines = truncate(raw, params, 0).text.splitlines()
+    assert "  name: forecast-nightly" in lines and "            name: forecast-nightly" in lines
+    # a line repeated at the same depth is no landmark: most objects' common label goes
+    label = "    app.kubernetes.io/part-of: grid-scheduler"
+    assert raw.splitlines().count(label) == 65 and lines.count(label) < 50

@@ -257,8 +257,11 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: i
         # of the walk) is no top level, and must not hide the real one
         depths = branches
     shallowest = min(depths.values(), default=0)
-    shapes = _shapes(lines)
-    shape_count: dict[str, int] = {}
+    # a shape at another depth is another line of the structure: a manifest's `name: forecast-nightly`
+    # under its metadata and again as its container's (batch 103b: the CronJob's name, counted as
+    # a line alike to another, went with the middle of a render)
+    shapes = [(len(line) - len(line.lstrip(" ")), shape) for line, shape in zip(lines, _shapes(lines))]
+    shape_count: dict[tuple[int, str], int] = {}
     for shape in shapes:
         shape_count[shape] = shape_count.get(shape, 0) + 1
     path_depths = {index: depth for index in middle if (depth := _path_depth(lines[index])) is not None}
