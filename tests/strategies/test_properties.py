@@ -159,3 +159,24 @@ def test_strip_noise_blocks_paragraphs_and_take_next_keep_order_and_count_every_
         expected = [line for row, line in enumerate(lines)
                     if not (row in inside and (line.startswith(("\t", "packagefile ")) or line == "# default"))]
         assert kept == [*expected, ""]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lines=st.lists(st.text(alphabet=st.sampled_from(list("aPnIcß\uFB01İıK\u212A x:")), max_size=12), max_size=12),
+    words=st.lists(st.sampled_from(["panic", "ss", "fi", "i", "k", "x:"]), min_size=1, max_size=3),
+)
+def test_lines_with_words_finds_exactly_the_lines_whose_folded_text_holds_a_word(
+    lines: list[str], words: list[str]
+) -> None:
+    # ß folds to "ss" and ﬁ to "fi": the folded text is longer, and each line must still be found by
+    # where it starts in the text itself (every line used to be a candidate then)
+    from zeph_rules.engine.strategies._common import lines_with_words
+
+    text = "\n".join(lines)
+    starts, offset = [], 0
+    for line in lines:
+        if any(word in line.casefold().replace("\u0131", "i") for word in words):
+            starts.append(offset)
+        offset += len(line) + 1
+    assert lines_with_words(text, tuple(words)) == starts

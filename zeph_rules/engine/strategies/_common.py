@@ -38,15 +38,26 @@ def lines_with_words(text: str, words: tuple[str, ...]) -> list[int] | None:
     A case-insensitive regex over megabytes of output is slow; this finds the
     few lines it can match with one substring search over the case-folded
     text.  The words must be case-folded; the dotless i is folded to ``i`` as
-    the regex engines' ignore-case equates them.  None when folding changed
-    the text's length: offsets no longer line up, so every line is a candidate.
+    the regex engines' ignore-case equates them.  (None is kept in the type
+    for callers that treat it as "every line": it is no longer returned.)
     """
     folded = text.casefold()
     if "\u0131" in folded:  # instant on ASCII and Latin-1 text: the character cannot be there
         folded = folded.translate(_DOTLESS_I)
-    if len(folded) != len(text):
-        return None
-    return _speedups.lines_containing(folded, words)
+    found = _speedups.lines_containing(folded, words)
+    if len(folded) == len(text) or not found:
+        return found
+    # A character folded to several (a German ß, a ligature) moved the offsets, but each line
+    # still folds to one line: a line found is found again by its number.  (Every line used to
+    # be a candidate then: a 600 KB diff with one ß ran the security regex over all of it.)
+    starts = []
+    folded_at = text_at = 0
+    for start in found:
+        while folded_at < start:
+            folded_at = folded.index("\n", folded_at) + 1
+            text_at = text.index("\n", text_at) + 1
+        starts.append(text_at)
+    return starts
 
 
 def line_indices(starts: Iterable[int], lines: list[str]) -> set[int]:
