@@ -725,7 +725,8 @@ _FOLD_ALL_REPEATS_OVER = 2
 _FAMILY_FROM = 5
 
 #: words that say something went wrong; a line carrying one folds only with its exact repeats
-_TROUBLE = _regex.compile(r"error|fatal|killed|panic|fail|exception|denied|refused|\boom\b|oom.?kill", _regex.IGNORECASE)
+#: searched in the lower-cased line: ignoring case costs a fold of every character at every position
+_TROUBLE = _regex.compile(r"error|fatal|killed|panic|fail|exception|denied|refused|\boom\b|oom.?kill")
 _DIGITS = _regex.compile(r"[0-9A-Fa-f]*\d[0-9A-Fa-f]*")
 #: what changes between repeats of one event and says nothing about it: dates and times, long hex
 #: ids, and the numbers of threads, processes and workers ("item 42" and "item 43" stay apart)
@@ -741,7 +742,7 @@ _BLANKS = _regex.compile(r"\s+")
 
 def _trouble(line: str) -> set[str]:
     """Return the trouble words of ``line`` (lower case, ``oom-kill`` as ``oom``)."""
-    return {"oom" if word.lower().startswith("oom") else word.lower() for word in _TROUBLE.findall(line)}
+    return {"oom" if word.startswith("oom") else word for word in _TROUBLE.findall(line.lower())}
 
 
 def _searched_words(lines: list[str]) -> set[str]:
@@ -860,10 +861,12 @@ def _user_grouping(lines: list[str], location_source: str | None, rule_source: s
 def _fold_repeats(lines: list[str], members: list[tuple[str, str, str] | None], searched: set[str],
                   loose: bool) -> list[str]:
     """Fold each group's repeated texts into one ``also at`` line (see ``_user_grouping``)."""
+    # each member's key once: the two passes below both need it, and it costs two regex passes
+    fold_keys = [_fold_key(member[2], searched, loose) if member is not None else "" for member in members]
     repeats: dict[tuple[str, str], int] = {}
-    for member in members:
+    for member, fold_key in zip(members, fold_keys):
         if member is not None:
-            pair = (member[0], _fold_key(member[2], searched, loose))
+            pair = (member[0], fold_key)
             repeats[pair] = repeats.get(pair, 0) + 1
     # every hit is an answer to the search: identical text in one file folds only when it comes by the
     # dozen there, or when the output is too long to read as printed
@@ -875,9 +878,9 @@ def _fold_repeats(lines: list[str], members: list[tuple[str, str, str] | None], 
     for index, member in enumerate(members):
         if member is None:
             continue
-        key, location, text = member
+        key, location, _ = member
         last_of[key] = index
-        fold_key = _fold_key(text, searched, loose)
+        fold_key = fold_keys[index]
         seen = shown.setdefault(key, set())
         if fold_key in seen and repeats[key, fold_key] > (_FOLD_ALL_REPEATS_OVER if fold_any else _FOLD_REPEATS_OVER):
             kept[index] = False
