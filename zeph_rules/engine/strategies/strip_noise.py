@@ -372,6 +372,9 @@ def _spare_whole_blocks(lines: list[str], staying: list[bool], start: Any, despi
 def _rescue_named(lines: list[str], staying: list[bool], rest: list[str], named: Any) -> None:
     """Mark as staying each stripped line of ``lines`` whose ``named`` groups a line that stays holds."""
     text = "\n".join([line for line, stays in zip(lines, staying) if stays] + rest)
+    # where each name stands in what stays, found once: a plan's resource addresses recur in
+    # thousands of lines, and looking again for every stripped line took most of a 134 KB plan's time
+    holding: dict[str, set[int]] = {}
     for index, line in enumerate(lines):
         if staying[index]:
             continue
@@ -379,19 +382,16 @@ def _rescue_named(lines: list[str], staying: list[bool], rest: list[str], named:
         if found is None:
             continue
         names = [group for group in found.groups() if group]
-        # every name somewhere in what stays (a quick no for most lines), then all of them in one line
-        if not names or not all(name in text for name in names):
-            continue
-        longest = max(names, key=len)
-        at = text.find(longest)
-        while at >= 0:
-            start = text.rfind("\n", 0, at) + 1
-            end = text.find("\n", at)
-            end = len(text) if end < 0 else end
-            if all(name in text[start:end] for name in names):
-                staying[index] = True
+        common: set[int] | None = None
+        for name in names:
+            starts = holding.get(name)
+            if starts is None:
+                starts = holding[name] = set(_speedups.lines_containing(text, (name,)))
+            common = starts if common is None else common & starts
+            if not common:
                 break
-            at = text.find(longest, end)
+        if common:
+            staying[index] = True  # one line that stays holds every name
 
 
 def _keep_unfinished(lines: list[str], staying: list[bool], rest: list[str], unfinished: Any, finished: Any) -> None:
