@@ -678,6 +678,19 @@ def _shape(line: str, key: str | None) -> str:
     return shape
 
 
+def _signal_entries(texts: list[str]) -> set[int]:
+    """Return the indices of ``texts`` that report trouble or a security signal.
+
+    Only the lines holding one of the regexes' words are searched: a training log's 2,000 epoch
+    lines, a run of one shape, cost two case-folded regexes each before (0.08 s of 0.11).
+    """
+    joined = "\n".join(texts)
+    starts = lines_with_words(joined, _SIGNAL_WORDS + _HTTP_STATUS_WORDS + SIGNAL_WORDS)
+    multiline = joined.count("\n") != len(texts) - 1  # (an entry of several lines: search them all)
+    candidates = range(len(texts)) if starts is None or multiline else line_indices(starts, texts)
+    return {index for index in candidates if is_signal(texts[index]) or _SECURITY.search(texts[index])}
+
+
 def _fold_runs(entries: list[tuple[str, int, str | None]], min_run: int) -> list[str]:
     """Fold each run of ``min_run`` or more consecutive entries of one shape to its first and last.
 
@@ -697,8 +710,9 @@ def _fold_runs(entries: list[tuple[str, int, str | None]], min_run: int) -> list
         if end - start >= min_run:
             # split the run at the lines that report trouble; fold what is still long enough
             pieces: list[list[tuple[str, int, str | None]]] = [[]]
-            for entry in run:
-                if is_signal(entry[0]) or _SECURITY.search(entry[0]):
+            troubled = _signal_entries([line for line, _, _ in run])
+            for number, entry in enumerate(run):
+                if number in troubled:
                     pieces.extend(([entry], []))
                 else:
                     pieces[-1].append(entry)
