@@ -258,6 +258,22 @@ def test_pip_wheel_keeps_what_it_saved_and_loses_the_downloads_and_bars(graph: M
     assert not any(line.lstrip().startswith(("Downloading ", "━")) for line in lines)
 
 
+def test_pip_verbose_build_says_a_repeated_warning_block_once(graph: MatcherGraph) -> None:
+    # batch 103b: setuptools' ten-line `project.license` deprecation, once per build step (three)
+    raw = _raw("pip/q103b_pip_install_v")
+    result = graph.filter("pip install -v .", raw, 0)
+    assert result.rules[-1] == "pip-repeated-blocks"
+    lines = result.output.split("\n")
+    warning = next(line for line in raw.split("\n") if "SetuptoolsDeprecationWarning" in line)
+    assert raw.count(warning) == 3 and lines.count(warning) == 1
+    assert lines.count("... (10 lines omitted: the same as the block above) ...") == 2
+    # each step's own lines around the repeats stay
+    assert "  Running command Preparing metadata (pyproject.toml)" in lines
+    assert "  Building wheel for gridload (pyproject.toml): finished with status 'done'" in lines
+    # without -v the rule does not run: a --report's JSON is laid out as JSON
+    assert "pip-repeated-blocks" not in graph.filter("pip install .", raw, 0).rules
+
+
 def test_uv_pip_install_keeps_its_results(graph: MatcherGraph) -> None:
     raw = _raw("uv/pip_install")
     result = graph.filter("/venv/bin/uv pip install httpx", raw, 0)
