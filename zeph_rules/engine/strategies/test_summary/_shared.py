@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
-
 from .... import _regex
 from .._common import cut_block, omitted_marker, plural
 
@@ -143,8 +141,14 @@ def keep_noted_passes(
         report.passed_omitted -= 1
     if not marks:
         return set()
-    positions = [position for position, _ in ends]
-    return {mark + bisect_right(positions, mark) for mark in marks}
+    # both in order, walked together (not bisect: the warm filter path imports no such module)
+    moved: set[int] = set()
+    before = 0
+    for mark in sorted(marks):
+        while before < len(ends) and ends[before][0] <= mark:
+            before += 1
+        moved.add(mark + before)
+    return moved
 
 
 def looks_important(line: str) -> bool:
