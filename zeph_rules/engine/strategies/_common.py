@@ -37,13 +37,15 @@ def lines_with_words(text: str, words: tuple[str, ...]) -> list[int] | None:
 
     A case-insensitive regex over megabytes of output is slow; this finds the
     few lines it can match with one substring search over the case-folded
-    text.  The words must be case-folded; the dotless i is folded to ``i`` as
-    the regex engines' ignore-case equates them.  (None is kept in the type
+    text.  The words must be case-folded; the dotless i and the dotted capital
+    I are folded to ``i`` as the regex engines' ignore-case equates them.  (None is kept in the type
     for callers that treat it as "every line": it is no longer returned.)
     """
     folded = text.casefold()
     if "\u0131" in folded:  # instant on ASCII and Latin-1 text: the character cannot be there
         folded = folded.translate(_DOTLESS_I)
+    if "\u0307" in folded:  # "İ" folds to "i" and a combining dot; the regexes equate it with "i"
+        folded = folded.replace("i\u0307", "i")
     found = _speedups.lines_containing(folded, words)
     if len(folded) == len(text) or not found:
         return found
