@@ -200,6 +200,9 @@ class Dedup(Strict):
     normalize_patterns: list[RegexStr] | None = None
     max_unique_patterns: int = Field(10_000, ge=1)
     log_lines_only: bool = False
+    #: only a block of four lines or more (200 characters) that repeats one above goes, for a marker
+    #: saying so; no line is grouped and nothing else changes
+    repeated_blocks_only: bool = False
     #: records that carry an error word but are routine (an sshd login attempt) group like the rest
     routine_patterns: list[RegexStr] | None = None
     #: leave the output as it is unless at least this share of its non-blank lines are log records

@@ -745,10 +745,40 @@ def _runs_counted(block: list[str]) -> list[str]:
     return shown
 
 
+def _without_repeated_blocks(lines: list[str], ends_with_newline: bool, text: str) -> StrategyResult:
+    """Return ``lines`` with each block that repeats one above (``_repeated_blocks``) as a counted marker.
+
+    Not in a JSON document (a `--report`, `terraform validate -json`): a marker would break it, and
+    the pipeline lays valid JSON out in fewer lines anyway.
+    """
+    if text.lstrip()[:1] in ("{", "["):
+        return StrategyResult(text, Confidence.FULL)
+    blocks = _repeated_blocks(lines)
+    if not blocks:
+        return StrategyResult(text, Confidence.FULL)
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        length = blocks.get(index)
+        if length is None:
+            out.append(lines[index])
+            index += 1
+        else:
+            out.append(_same_block_marker(length))
+            index += length
+    return StrategyResult(join_lines(out, ends_with_newline), Confidence.FULL)
+
+
+def _same_block_marker(length: int) -> str:
+    return f"... ({plural(length, 'line')} omitted: the same as the block above) ..."
+
+
 def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
     lines, ends_with_newline = split_lines(text)
     if not lines:
         return StrategyResult(text, Confidence.FULL)
+    if params.get("repeated_blocks_only"):
+        return _without_repeated_blocks(lines, ends_with_newline, text)
     plan = _plan(text, lines, params)
     min_ratio = float(params.get("min_log_ratio") or 0.0)
     if min_ratio > 0 and plan.records < min_ratio * sum(1 for line in lines if line.strip()):
@@ -782,7 +812,7 @@ def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> Strat
     entries: list[tuple[str, int, str | None]] = []
     for first, count in groups:
         if count < 0:
-            entries.append((f"... ({plural(-count, 'line')} omitted: the same as the block above) ...", -count, None))
+            entries.append((_same_block_marker(-count), -count, None))
             continue
         line = lines[first] if count == 1 else f"{lines[first]} (x{count})"
         if first in repeated_blocks:
