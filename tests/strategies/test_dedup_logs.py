@@ -633,3 +633,19 @@ def test_a_librarys_tag_then_its_bracketed_level_is_a_log_record() -> None:
     assert "[LightGBM] [Info] Total Bins 5100" in out and "[189]\tvalid's auc: 0.922523\tvalid's binary_logloss: 0.359798" in out
     # a bracketed number or word is no level: "[10]\tvalid's auc", "[x] [y] z" stay lines of their own
     assert STRATEGIES["dedup"]("[x] [y] z\n" * 3, params, 0).text == "[x] [y] z\n" * 3
+
+
+def test_repeated_blocks_only_marks_a_repeated_block_and_groups_nothing() -> None:
+    block = [f"  warning line {n} of a deprecation that setuptools prints once per build step" for n in range(5)]
+    lines = ["step 1", *block, "step 2", *block, "same", "same", "same"]
+    out = dedup("\n".join(lines) + "\n", {"repeated_blocks_only": True}, 0).text.split("\n")
+    assert out[:7] == ["step 1", *block, "step 2"]
+    assert out[7] == "... (5 lines omitted: the same as the block above) ..."
+    assert out[8:11] == ["same", "same", "same"]  # a run of one line is no block, and nothing groups
+    # a JSON document stays whole: a marker would break it
+    item = '  {\n    "name": "Programming Language :: Python :: 3",\n    "license": "Apache Software License",\n' \
+           '    "classifier": "Topic :: Internet :: WWW/HTTP :: Dynamic Content",\n' \
+           '    "summary": "Python HTTP for Humans, with every request and response typed"\n  }'
+    document = "[\n" + ",\n".join([item] * 3) + "\n]\n"
+    assert dedup(document, {"repeated_blocks_only": True}, 0).text == document
+    assert "the same as the block above" in dedup("x\n" + document, {"repeated_blocks_only": True}, 0).text
