@@ -643,3 +643,13 @@ def test_a_folded_unfulfilled_expectation_keeps_its_reason() -> None:
     assert lines[at + 1] == "    = note: kept while the A321 layout is ported"
     # a note every member repeats is said once, by the first
     assert sum("unfulfilled_lint_expectations)]` on by default" in line for line in lines) == 1
+
+
+def test_a_fix_that_left_nothing_to_report_is_understood() -> None:
+    # batch 104: `cargo clippy --fix` fixed fifteen things and printed only cargo's lines and what
+    # each file got; with no diagnostic left, its "Fixed" lines made the output look unknown
+    raw = (Path(__file__).resolve().parents[1] / "fixtures" / "cargo" / "q104_clippy_fix" / "raw.txt").read_text()
+    result = STRATEGIES["group_by_rule"](raw, {}, 0)
+    assert result.confidence is Confidence.FULL and result.text == raw
+    assert STRATEGIES["group_by_rule"](raw.replace("Fixed src/wave.rs (1 fix)", "something else"), {}, 0).confidence \
+        is Confidence.FALLBACK

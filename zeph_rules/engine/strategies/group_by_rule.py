@@ -124,6 +124,8 @@ _NOISE = _regex.compile(
 )
 #: cargo -v's echo of each command it runs (rustc, a build script): what -v was asked for, so it stays
 _CARGO_COMMAND = _regex.compile(r"^\s+Running `")
+#: what `cargo clippy --fix` (and `cargo fix`) did to each file: it stays, where it was printed
+_CARGO_FIXED = _regex.compile(r"^\s+Fixed \S+ \(\d+ fix(?:es)?\)$")
 #: the linker's lines: ``/usr/bin/ld: x.o: in function `main':``, ``x.c:(.text+0x14): undefined reference
 #: to `f'``, ``collect2: error: ld returned 1 exit status`` (French puts a space before each colon)
 _LINKER = _regex.compile(
@@ -925,6 +927,7 @@ def _group_by_rule(text: str, params: Mapping[str, Any], exit_code: int | None) 
     if not any(isinstance(item, Diagnostic) for item in items):
         other = any(
             item.strip() and not _OWN_CRATE.match(item) and not _CARGO_COMMAND.match(item)
+            and not _CARGO_FIXED.match(item)  # (batch 104: a fix that left nothing to report fell back)
             for item in items if isinstance(item, str)
         )
         recognised = noise or (summaries and not other)
