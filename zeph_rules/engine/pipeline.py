@@ -667,15 +667,12 @@ def _run_rules(rules: tuple[PlannedRule, ...], clean: str, exit_code: int | None
 
 
 def _signal_candidates(clean: str) -> str:
-    """Return the lines of ``clean`` that may carry a security signal (all of it when unsure).
+    """Return the lines of ``clean`` that may carry a security signal.
 
     ``signals.SIGNAL`` is a case-insensitive alternation, slow on megabytes of
     output; a case-folded substring search finds the few lines it can match.
     """
-    starts = lines_with_words(clean, SIGNAL_WORDS)
-    if starts is None:
-        return clean  # a character folded to several: positions no longer line up
-    return _lines_at(clean, starts)
+    return _lines_at(clean, lines_with_words(clean, SIGNAL_WORDS))
 
 
 def _lines_at(text: str, starts: list[int]) -> str:

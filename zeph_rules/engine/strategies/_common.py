@@ -32,14 +32,13 @@ NUMBERISH = _regex.compile(r"(?<![0-9A-Fa-f])[0-9A-Fa-f]*[0-9][0-9A-Fa-f]*")
 _DOTLESS_I = str.maketrans({"\u0131": "i"})
 
 
-def lines_with_words(text: str, words: tuple[str, ...]) -> list[int] | None:
+def lines_with_words(text: str, words: tuple[str, ...]) -> list[int]:
     """Return the start offsets of the lines of ``text`` holding one of ``words`` (case-folded), ascending.
 
     A case-insensitive regex over megabytes of output is slow; this finds the
     few lines it can match with one substring search over the case-folded
     text.  The words must be case-folded; the dotless i and the dotted capital
-    I are folded to ``i`` as the regex engines' ignore-case equates them.  (None is kept in the type
-    for callers that treat it as "every line": it is no longer returned.)
+    I are folded to ``i`` as the regex engines' ignore-case equates them.
     """
     folded = text.casefold()
     if "\u0131" in folded:  # instant on ASCII and Latin-1 text: the character cannot be there

@@ -126,10 +126,9 @@ def is_signal(text: str) -> bool:
     return _SIGNAL_WORD.search(lowered) is not None or _SIGNAL_HTTP.search(lowered) is not None
 
 
-def _candidates(text: str, lines: list[str], words: tuple[str, ...]) -> set[int] | None:
-    """Return the indices of the lines that contain one of ``words`` in any case (None: check every line)."""
-    starts = lines_with_words(text, words)
-    return None if starts is None else line_indices(starts, lines)
+def _candidates(text: str, lines: list[str], words: tuple[str, ...]) -> set[int]:
+    """Return the indices of the lines that contain one of ``words`` in any case."""
+    return line_indices(lines_with_words(text, words), lines)
 
 
 # -- log records ----------------------------------------------------------------
@@ -498,13 +497,12 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
     http_candidates = _candidates(text, lines, _HTTP_STATUS_WORDS)
 
     def candidate(index: int) -> bool:
-        return (word_candidates is None or index in word_candidates
-                or http_candidates is None or index in http_candidates)
+        return index in word_candidates or index in http_candidates
 
     def signals(index: int) -> bool:
         lowered = lines[index].lower()
-        return ((word_candidates is None or index in word_candidates) and _SIGNAL_WORD.search(lowered) is not None
-                or (http_candidates is None or index in http_candidates) and _SIGNAL_HTTP.search(lowered) is not None)
+        return (index in word_candidates and _SIGNAL_WORD.search(lowered) is not None
+                or index in http_candidates and _SIGNAL_HTTP.search(lowered) is not None)
 
     security_candidates = _candidates(text, lines, SIGNAL_WORDS)
     plan = _Plan(len(lines))
@@ -537,7 +535,7 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
             plan.records += 1
         elif log_lines_only:
             continue  # stays a group of its own
-        if (security_candidates is None or index in security_candidates) and _SECURITY.search(line):
+        if index in security_candidates and _SECURITY.search(line):
             plan.signals[index] = True
             continue
         if derived is not None:
@@ -552,7 +550,7 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
             # the continuation lines are part of the message; a signal among them makes the record one
             # (only lines holding one of the words can match: the candidate sets skip the others)
             attached = plan.attached[index]
-            if any((security_candidates is None or at in security_candidates) and _SECURITY.search(lines[at])
+            if any(at in security_candidates and _SECURITY.search(lines[at])
                    or signals(at) for at in attached):
                 plan.signals[index] = True
                 continue
@@ -687,7 +685,7 @@ def _signal_entries(texts: list[str]) -> set[int]:
     joined = "\n".join(texts)
     starts = lines_with_words(joined, _SIGNAL_WORDS + _HTTP_STATUS_WORDS + SIGNAL_WORDS)
     multiline = joined.count("\n") != len(texts) - 1  # (an entry of several lines: search them all)
-    candidates = range(len(texts)) if starts is None or multiline else line_indices(starts, texts)
+    candidates = range(len(texts)) if multiline else line_indices(starts, texts)
     return {index for index in candidates if is_signal(texts[index]) or _SECURITY.search(texts[index])}
 
 

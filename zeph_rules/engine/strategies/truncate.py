@@ -95,8 +95,7 @@ def _troubled(lines: list[str]) -> set[int]:
     runs at a few MB/s over a whole output).
     """
     starts = lines_with_words("\n".join(lines), _TROUBLE_WORDS)
-    candidates = range(len(lines)) if starts is None else sorted(line_indices(starts, lines))
-    return {index for index in candidates if _TROUBLE.search(lines[index])}
+    return {index for index in line_indices(starts, lines) if _TROUBLE.search(lines[index])}
 
 
 def fold_similar(lines: list[str]) -> list[tuple[str, int]]:
