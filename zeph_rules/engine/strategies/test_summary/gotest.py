@@ -99,10 +99,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
                 out.append(line)
             elif line.startswith("=== RUN") and (current_test in failing or current_test not in reported):
                 if current_test not in reported and last_pass is not None:
-                    position, passed = last_pass
-                    out.insert(position, passed)
-                    passing_log = {index + (index >= position) for index in passing_log}
-                    report.passed_omitted -= 1
+                    passing_log = keep_noted_passes(out, [last_pass], report, passing_log)
                     last_pass = None
                 out.append(line)  # where a failing test's log begins, or where an unfinished one began
             continue
