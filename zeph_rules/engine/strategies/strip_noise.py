@@ -74,6 +74,7 @@ from ._common import (
     indent_of,
     int_param,
     join_lines,
+    line_indices,
     matches_any,
     plural,
     split_lines,
@@ -426,7 +427,7 @@ def _keep_last_named(lines: list[str], staying: list[bool], source: str) -> None
     required = required_literals(source)
     rows: Sequence[int] = range(len(lines))
     if required is not None and required[0] and not required[1]:
-        rows = sorted({row for literal in required[0] for row, line in enumerate(lines) if literal in line})
+        rows = sorted(line_indices(_speedups.lines_containing("\n".join(lines), required[0]), lines))
     named: set[tuple[str | Any, ...]] = set()
     for index in reversed(rows):
         found = pattern.search(lines[index])
