@@ -326,6 +326,10 @@ def test_strip_noise_keep_when_named_keeps_the_lines_whose_names_the_output_repe
     # every group must be in one line: "db" and "x" are, in the error's `in resource "x" "db"`
     db = STRATEGIES["strip_noise"]("x.db: Refreshing state... [id=9]\n" + text, params, 1).text
     assert db.startswith("x.db: Refreshing state... [id=9]\n")
+    # past keep_when_named_max lines to keep, none stays: the output's own lines are the list
+    assert STRATEGIES["strip_noise"](text, {**params, "keep_when_named_max": 1}, 1).text.startswith('x.svc["c"]: Refreshing')
+    capped = STRATEGIES["strip_noise"]("x.db: Refreshing state... [id=9]\n" + text, {**params, "keep_when_named_max": 1}, 1).text
+    assert "Refreshing state" not in capped and capped.endswith("... (6 refresh lines stripped) ...")
 
 
 def test_strip_noise_take_indented_takes_the_lines_under_a_stripped_line() -> None:

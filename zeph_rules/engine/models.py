@@ -77,6 +77,9 @@ class StripNoise(Strict):
     label: str = Field("noise line", min_length=1, max_length=60, pattern=r"^[A-Za-z][\w '-]*$")
     #: a stripped line this matches stays when a line that stays holds the text of each of its groups
     keep_when_named: OptionalRegex = None
+    #: ``keep_when_named`` keeps lines only while no more than this many would stay (0: no limit): a
+    #: longer list is one the output gives itself (each resource the plan changes has its header)
+    keep_when_named_max: int = Field(0, ge=0)
     #: of the stripped lines this matches, each name's (its groups') last one stays unless a later line
     #: ``finished_by`` matches with the same name: an interrupted apply's last "Still creating..."
     keep_unfinished: OptionalRegex = None

@@ -34,7 +34,8 @@ it indented deeper, whose every line would go keeps them all.  With
 ``keep_when_named`` (a regex with groups) a line the patterns match stays when
 this regex matches it too and some line that stays holds the text of each of
 its groups: a plan's ``x.y["a"]: Refreshing state...`` goes, unless the plan
-changes ``x.y["a"]`` or an error names ``resource "x" "y"``.  With ``keep_unfinished`` and
+changes ``x.y["a"]`` or an error names ``resource "x" "y"``; with ``keep_when_named_max``, only while
+no more lines than that would stay.  With ``keep_unfinished`` and
 ``finished_by`` (regexes whose groups name a thing under way) the last stripped line the first
 matches for each name stays when no line after it says, through the second, that the thing finished:
 an apply's ``x: Still creating... [20s elapsed]`` goes above ``x: Creation complete after 31s``, and
@@ -174,7 +175,7 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
                             user_pattern(despite_source) if despite_source else None)
     named_source = params.get("keep_when_named")
     if named_source and not all(staying):
-        _rescue_named(lines, staying, before + rest, user_pattern(named_source))
+        _rescue_named(lines, staying, before + rest, user_pattern(named_source), int_param(params, "keep_when_named_max", 0))
     unfinished_source = params.get("keep_unfinished")
     if unfinished_source and not all(staying):
         _keep_unfinished(lines, staying, rest, user_pattern(unfinished_source), user_pattern(params["finished_by"]))
@@ -370,12 +371,17 @@ def _spare_whole_blocks(lines: list[str], staying: list[bool], start: Any, despi
         index = end
 
 
-def _rescue_named(lines: list[str], staying: list[bool], rest: list[str], named: Any) -> None:
-    """Mark as staying each stripped line of ``lines`` whose ``named`` groups a line that stays holds."""
+def _rescue_named(lines: list[str], staying: list[bool], rest: list[str], named: Any, at_most: int) -> None:
+    """Mark as staying each stripped line of ``lines`` whose ``named`` groups a line that stays holds.
+
+    With ``at_most`` (0: no limit), when more lines than that would stay none does: the names are a
+    list the output gives itself (a plan changing 211 resources heads each change with its address).
+    """
     text = "\n".join([line for line, stays in zip(lines, staying) if stays] + rest)
     # where each name stands in what stays, found once: a plan's resource addresses recur in
     # thousands of lines, and looking again for every stripped line took most of a 134 KB plan's time
     holding: dict[str, set[int]] = {}
+    rescued: list[int] = []
     for index, line in enumerate(lines):
         if staying[index]:
             continue
@@ -392,7 +398,11 @@ def _rescue_named(lines: list[str], staying: list[bool], rest: list[str], named:
             if not common:
                 break
         if common:
-            staying[index] = True  # one line that stays holds every name
+            rescued.append(index)  # one line that stays holds every name
+    if at_most and len(rescued) > at_most:
+        return
+    for index in rescued:
+        staying[index] = True
 
 
 def _keep_unfinished(lines: list[str], staying: list[bool], rest: list[str], unfinished: Any, finished: Any) -> None:
