@@ -288,6 +288,16 @@ def test_no_builtin_replaces_them(user_rules: Path) -> None:
     assert plain.exit_code == 0 and plain.output == raw
 
 
+def test_a_rule_overridden_by_name_runs_where_the_one_it_replaces_ran(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.toml", tmp_path / "b.toml"
+    first.write_text("".join(f'[[rules]]\nname = "{name}"\nmatch = \'command ^= "tool"\'\n'
+                             f'strategy = {{ type = "strip_noise", patterns = ["^{name}"] }}\n\n' for name in ("one", "two")))
+    second.write_text('[[rules]]\nname = "one"\nmatch = \'command ^= "tool"\'\nstrategy = { type = "strip_noise", patterns = ["^x"] }\n')
+    graph = zeph_rules.load([first, second], builtin=False, cache=False)
+    assert [rule.id for rule in graph.matching_filters("tool run")] == ["one", "two"]
+    assert graph.filter("tool run", "x\none\ntwo\nkept\n", 0).rules == ("one", "two")
+
+
 def test_user_rule_with_a_builtin_name_overrides_it_in_place(user_rules: Path) -> None:
     builtin = zeph_rules.load(builtin=True, cache=False)
     graph = zeph_rules.load([user_rules], builtin=True, cache=False)

@@ -12,6 +12,7 @@ and is skipped, and the rules around it still load.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -108,7 +109,11 @@ def desugar(sources: Sequence[SourceFile]) -> RuleSet:
 
 
 def _override_by_name(rules: list[Rule]) -> list[Rule]:
-    """A later filter rule with the same name replaces the earlier one, in its place."""
+    """A later filter rule with the same name replaces the earlier one, in its place.
+
+    In its place in the order too: the graph runs matching rules by ``order``, and the later rule's
+    own (after every built-in) would move it behind the built-ins that follow the one it replaces.
+    """
     last: dict[str, Rule] = {}
     for rule in rules:
         if rule.kind == FILTER:
@@ -120,7 +125,8 @@ def _override_by_name(rules: list[Rule]) -> list[Rule]:
             if rule.id in seen:
                 continue
             seen.add(rule.id)
-            out.append(last[rule.id])
+            replacing = last[rule.id]
+            out.append(replacing if replacing is rule else dataclasses.replace(replacing, order=rule.order))
         else:
             out.append(rule)
     return out
