@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from zeph_rules.engine.sanitize import sanitize
 from zeph_rules.engine.strategies import STRATEGIES, Confidence
-from zeph_rules.engine.strategies.dedup import _repeated_blocks, _timeless, is_signal
+from zeph_rules.engine.strategies._blocks import repeated_blocks
+from zeph_rules.engine.strategies.dedup import _timeless, is_signal
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -585,7 +586,7 @@ def test_a_line_of_key_value_pairs_without_a_level_or_message_is_not_a_logfmt_re
 
 
 def _repeated_blocks_line_by_line(lines: list[str], min_lines: int, min_chars: int) -> dict[int, int]:
-    """The plain reading of ``_repeated_blocks``: compare each repeat with the first, a line at a time."""
+    """The plain reading of ``repeated_blocks``: compare each repeat with the first, a line at a time."""
     first_at: dict[str, int] = {}
     blocks: dict[int, int] = {}
     index = 0
@@ -613,14 +614,14 @@ def _repeated_blocks_line_by_line(lines: list[str], min_lines: int, min_chars: i
 )
 def test_repeated_blocks_step_over_runs_yet_find_what_a_line_by_line_scan_finds(lines: list[str], again: int) -> None:
     lines = lines + lines[:again]  # a tail that repeats the head, so there are blocks to find
-    assert _repeated_blocks(lines, 4, 100) == _repeated_blocks_line_by_line(lines, 4, 100)
+    assert repeated_blocks(lines, 4, 100) == _repeated_blocks_line_by_line(lines, 4, 100)
 
 
 def test_one_line_repeated_many_times_is_no_block_and_a_block_after_it_is_found() -> None:
     trace = ["Traceback (most recent call last):", '  File "app.py", line 3, in <module>', "    main()",
              "ValueError: the same failure, logged and raised again"]
     lines = ["waiting for the database"] * 20_000 + trace + ["retrying"] + trace
-    assert _repeated_blocks(lines, 4, 100) == {20_000 + len(trace) + 1: len(trace)}
+    assert repeated_blocks(lines, 4, 100) == {20_000 + len(trace) + 1: len(trace)}
 
 
 def test_a_librarys_tag_then_its_bracketed_level_is_a_log_record() -> None:
@@ -635,10 +636,11 @@ def test_a_librarys_tag_then_its_bracketed_level_is_a_log_record() -> None:
     assert STRATEGIES["dedup"]("[x] [y] z\n" * 3, params, 0).text == "[x] [y] z\n" * 3
 
 
-def test_repeated_blocks_only_marks_a_repeated_block_and_groups_nothing() -> None:
+def test_strip_noise_drop_repeated_blocks_marks_a_repeated_block_and_groups_nothing() -> None:
     block = [f"  warning line {n} of a deprecation that setuptools prints once per build step" for n in range(5)]
     lines = ["step 1", *block, "step 2", *block, "same", "same", "same"]
-    out = dedup("\n".join(lines) + "\n", {"repeated_blocks_only": True}, 0).text.split("\n")
+    strip = STRATEGIES["strip_noise"]
+    out = strip("\n".join(lines) + "\n", {"drop_repeated_blocks": True}, 0).text.split("\n")
     assert out[:7] == ["step 1", *block, "step 2"]
     assert out[7] == "... (5 lines omitted: the same as the block above) ..."
     assert out[8:11] == ["same", "same", "same"]  # a run of one line is no block, and nothing groups
@@ -647,5 +649,9 @@ def test_repeated_blocks_only_marks_a_repeated_block_and_groups_nothing() -> Non
            '    "classifier": "Topic :: Internet :: WWW/HTTP :: Dynamic Content",\n' \
            '    "summary": "Python HTTP for Humans, with every request and response typed"\n  }'
     document = "[\n" + ",\n".join([item] * 3) + "\n]\n"
-    assert dedup(document, {"repeated_blocks_only": True}, 0).text == document
-    assert "the same as the block above" in dedup("x\n" + document, {"repeated_blocks_only": True}, 0).text
+    assert strip(document, {"drop_repeated_blocks": True}, 0).text == document
+    assert "the same as the block above" in strip("x\n" + document, {"drop_repeated_blocks": True}, 0).text
+    # after the line patterns: a block repeated once its noise is gone goes too
+    noisy = ["step 1", *block, "step 2", "Downloading x", *block]
+    assert strip("\n".join(noisy), {"patterns": ["^Downloading "], "drop_repeated_blocks": True}, 0).text.split("\n") == [
+        "step 1", *block, "step 2", "... (5 lines omitted: the same as the block above) ...", "... (1 noise line stripped) ..."]

@@ -107,6 +107,8 @@ class StripNoise(Strict):
     drop_repeated_paragraphs: bool = False
     #: a repeated paragraph with a line this matches stays (terraform's ``on main.tf line 45``: a place)
     spare_paragraphs_with: OptionalRegex = None
+    #: last, each block of 4+ lines (200+ characters) repeating one above word for word becomes a counted marker
+    drop_repeated_blocks: bool = False
     #: the patterns match only inside blocks: after a line this matches, up to a line ``block_end`` matches
     block_start: OptionalRegex = None
     #: the line that closes a ``block_start`` block (it stays, as the opening line does; an unclosed block stays)
@@ -114,10 +116,11 @@ class StripNoise(Strict):
 
     @model_validator(mode="after")
     def _parameters_agree(self) -> StripNoise:
-        if not self.patterns and not (self.drop_paragraphs_with or self.drop_paragraphs_matching or self.drop_repeated_paragraphs):
+        if not self.patterns and not (self.drop_paragraphs_with or self.drop_paragraphs_matching or self.drop_repeated_paragraphs
+                                      or self.drop_repeated_blocks):
             raise ValueError(
-                "strip_noise needs `patterns` (the lines to strip), or paragraphs to strip: "
-                "`drop_paragraphs_with`, `drop_paragraphs_matching` or `drop_repeated_paragraphs`"
+                "strip_noise needs `patterns` (the lines to strip), or paragraphs or blocks to strip: "
+                "`drop_paragraphs_with`, `drop_paragraphs_matching`, `drop_repeated_paragraphs` or `drop_repeated_blocks`"
             )
         if self.keep_when_named is not None and compile_regex(self.keep_when_named).groups == 0:
             raise ValueError("`keep_when_named` needs a capturing group: the name a line that stays must hold")
@@ -203,9 +206,6 @@ class Dedup(Strict):
     normalize_patterns: list[RegexStr] | None = None
     max_unique_patterns: int = Field(10_000, ge=1)
     log_lines_only: bool = False
-    #: only a block of four lines or more (200 characters) that repeats one above goes, for a marker
-    #: saying so; no line is grouped and nothing else changes
-    repeated_blocks_only: bool = False
     #: records that carry an error word but are routine (an sshd login attempt) group like the rest
     routine_patterns: list[RegexStr] | None = None
     #: leave the output as it is unless at least this share of its non-blank lines are log records

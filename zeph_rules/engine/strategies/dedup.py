@@ -51,6 +51,7 @@ from _collections_abc import Mapping  # collections.abc's, without importing col
 from ... import _regex, _speedups
 from ..signals import SIGNAL as _SECURITY
 from ..signals import SIGNAL_WORDS
+from ._blocks import repeated_blocks, same_block_marker
 from ._common import (
     NUMBERISH,
     Confidence,
@@ -360,59 +361,6 @@ class _Plan:
         return [lines[index], *(lines[at] for at in self.attached.get(index, ()))]
 
 
-#: how many steps per line of input ``_repeated_blocks`` may take; a step matches a run of equal
-#: lines at once, so only inputs built to be slow (short lines repeating at a long period) reach it
-_BLOCK_STEPS_PER_LINE = 64
-
-
-def _repeated_blocks(lines: list[str], min_lines: int = 4, min_chars: int = 200) -> dict[int, int]:
-    """Return ``{first line: length}`` of the blocks that repeat an earlier block line for line.
-
-    A program that logs an exception and raises it again prints the same
-    traceback twice; a retry loop prints the same multi-line error each time.
-    A block needs ``min_lines`` lines, two of them different (a run of one
-    repeated line is left to the grouping, which counts it), and ``min_chars``
-    characters: a marker in place of a short block would only add noise.
-    """
-    count = len(lines)
-    # run[i]: how many lines from i on equal lines[i]; chars[i]: the characters before line i.
-    # Comparing a repeat with the line's first occurrence steps over runs of one line in one go:
-    # line by line, a run of n equal lines costs n**2/2 comparisons.
-    run = [1] * (count + 1)
-    run[count] = 0
-    for at in range(count - 2, -1, -1):
-        if lines[at] == lines[at + 1]:
-            run[at] = run[at + 1] + 1
-    chars = [0] * (count + 1)
-    for at, line in enumerate(lines):
-        chars[at + 1] = chars[at] + len(line)
-    first_at: dict[str, int] = {}
-    blocks: dict[int, int] = {}
-    budget = _BLOCK_STEPS_PER_LINE * count  # past it, the blocks found so far are all there are
-    index = 0
-    while index < count:
-        line = lines[index]
-        earlier = first_at.get(line)
-        if earlier is not None and line.strip():
-            length = 0
-            while index + length < count and earlier + length < index:
-                here, there = earlier + length, index + length
-                if lines[here] != lines[there]:
-                    break
-                length += min(run[here], run[there], index - here, count - there)
-                budget -= 1
-            if budget < 0:
-                break
-            if (length >= min_lines and run[index] < length
-                    and chars[index + length] - chars[index] >= min_chars):
-                blocks[index] = length
-                index += length
-                continue
-        first_at.setdefault(line, index)
-        index += 1
-    return blocks
-
-
 def _attach_continuations(lines: list[str], plan: _Plan, skipped: set[int]) -> None:
     """Attach each run of continuation lines to the log record right above it."""
     heads: dict[int, int] = {}  # continuation line -> its record
@@ -508,7 +456,7 @@ def _plan(text: str, lines: list[str], params: Mapping[str, Any]) -> _Plan:
     plan = _Plan(len(lines))
     plan.timeless = bool(params.get("errors_repeat_across_time"))
     if log_lines_only:
-        plan.repeats = _repeated_blocks(lines)
+        plan.repeats = repeated_blocks(lines)
     repeated = {index for start, length in plan.repeats.items() for index in range(start, start + length)}
     if ":  " in text:
         _attach_continuations(lines, plan, repeated)
@@ -743,40 +691,10 @@ def _runs_counted(block: list[str]) -> list[str]:
     return shown
 
 
-def _without_repeated_blocks(lines: list[str], ends_with_newline: bool, text: str) -> StrategyResult:
-    """Return ``lines`` with each block that repeats one above (``_repeated_blocks``) as a counted marker.
-
-    Not in a JSON document (a `--report`, `terraform validate -json`): a marker would break it, and
-    the pipeline lays valid JSON out in fewer lines anyway.
-    """
-    if text.lstrip()[:1] in ("{", "["):
-        return StrategyResult(text, Confidence.FULL)
-    blocks = _repeated_blocks(lines)
-    if not blocks:
-        return StrategyResult(text, Confidence.FULL)
-    out: list[str] = []
-    index = 0
-    while index < len(lines):
-        length = blocks.get(index)
-        if length is None:
-            out.append(lines[index])
-            index += 1
-        else:
-            out.append(_same_block_marker(length))
-            index += length
-    return StrategyResult(join_lines(out, ends_with_newline), Confidence.FULL)
-
-
-def _same_block_marker(length: int) -> str:
-    return f"... ({plural(length, 'line')} omitted: the same as the block above) ..."
-
-
 def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
     lines, ends_with_newline = split_lines(text)
     if not lines:
         return StrategyResult(text, Confidence.FULL)
-    if params.get("repeated_blocks_only"):
-        return _without_repeated_blocks(lines, ends_with_newline, text)
     plan = _plan(text, lines, params)
     min_ratio = float(params.get("min_log_ratio") or 0.0)
     if min_ratio > 0 and plan.records < min_ratio * sum(1 for line in lines if line.strip()):
@@ -810,7 +728,7 @@ def _dedup(text: str, params: Mapping[str, Any], exit_code: int | None) -> Strat
     entries: list[tuple[str, int, str | None]] = []
     for first, count in groups:
         if count < 0:
-            entries.append((_same_block_marker(-count), -count, None))
+            entries.append((same_block_marker(-count), -count, None))
             continue
         line = lines[first] if count == 1 else f"{lines[first]} (x{count})"
         if first in repeated_blocks:

@@ -57,6 +57,9 @@ a run of non-blank lines, holding a line it matches: make's built-in rules, each
 says ``#  Builtin rule``.  ``drop_paragraphs_matching`` (a regex) strips each paragraph it matches
 whole, its lines joined by newlines: gcov's fully covered functions, ``Function 'free_seats'`` over
 ``Lines executed:100.00% of 3``, and not a file's summary nor a function that is not covered.
+Last, ``drop_repeated_blocks`` puts a counted marker in place of each block of four lines or more
+(200 characters) that repeats one above word for word (``_blocks``): a traceback logged and raised
+again, setuptools' warning printed once per build step.  It needs no pattern.
 """
 
 from __future__ import annotations
@@ -68,6 +71,7 @@ if TYPE_CHECKING:
 
 from ... import _regex, _speedups
 from ..patterns import fold_for_prefilter, regex_may_match, required_literals
+from ._blocks import without_repeated_blocks
 from ._common import (
     Confidence,
     StrategyResult,
@@ -88,6 +92,13 @@ _PARAGRAPH_DROPPERS = ("drop_paragraphs_with", "drop_paragraphs_matching", "drop
 
 
 def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) -> StrategyResult:
+    result = _strip_lines(text, params)
+    if params.get("drop_repeated_blocks"):
+        return StrategyResult(without_repeated_blocks(result.text), result.confidence)
+    return result
+
+
+def _strip_lines(text: str, params: Mapping[str, Any]) -> StrategyResult:
     min_lines = int_param(params, "min_lines", 0)
     if min_lines:
         count_from = params.get("count_from")
@@ -101,6 +112,7 @@ def _strip_noise(text: str, params: Mapping[str, Any], exit_code: int | None) ->
     folded: list[str] = []
     patterns = [user_pattern(source) for source in params.get("patterns") or () if _may_match(source, text, folded)]
     if not patterns and not any(params.get(name) for name in _PARAGRAPH_DROPPERS):
+        # nothing to strip line by line (drop_repeated_blocks, alone, comes after)
         return StrategyResult(text, Confidence.FULL)
     lines, ends_with_newline = split_lines(text)
     since_source = params.get("since")
