@@ -26,25 +26,25 @@ def _raw(case: str) -> str:
 @pytest.mark.parametrize(
     ("command", "rules"),
     [
-        ("git log -p -3 -- more_itertools/more.py", ("git-diff",)),
-        ("git --no-pager log --patch", ("git-diff",)),
-        ("git log -p --stat", ("git-diff",)),
-        ("git whatchanged -p", ("git-diff",)),
-        ("git stash show -p", ("git-diff",)),
-        ("git -C repo --no-pager diff HEAD~1", ("git-diff",)),
-        ("git show v10.2.0", ("git-diff",)),
-        ("git log --stat", ("git-log",)),
-        ("git log --graph -p", ("git-log",)),  # the graph's prefixes hide the diff lines
-        ("git --no-pager log --oneline", ("git-log",)),
+        ("git log -p -3 -- more_itertools/more.py", ("git-diff", "repeated-blocks")),
+        ("git --no-pager log --patch", ("git-diff", "repeated-blocks")),
+        ("git log -p --stat", ("git-diff", "repeated-blocks")),
+        ("git whatchanged -p", ("git-diff", "repeated-blocks")),
+        ("git stash show -p", ("git-diff", "repeated-blocks")),
+        ("git -C repo --no-pager diff HEAD~1", ("git-diff", "repeated-blocks")),
+        ("git show v10.2.0", ("git-diff", "repeated-blocks")),
+        ("git log --stat", ("git-log", "repeated-blocks")),
+        ("git log --graph -p", ("git-log", "repeated-blocks")),  # the graph's prefixes hide the diff lines
+        ("git --no-pager log --oneline", ("git-log", "repeated-blocks")),
         ("git show HEAD:README.md", ()),  # a file's content, not a patch
-        ("git show -s HEAD", ()),
-        ("git show --stat", ()),
-        ("git diff --stat", ()),
-        ("git stash show", ()),
-        ("git --no-pager push origin main", ("git-push",)),
-        ("npm ls --all", ("npm-ls-all",)),
-        ("npm ls --all debug", ()),  # the paths to one package are the answer
-        ("npm ls", ()),
+        ("git show -s HEAD", ("repeated-blocks",)),
+        ("git show --stat", ("repeated-blocks",)),
+        ("git diff --stat", ("repeated-blocks",)),
+        ("git stash show", ("repeated-blocks",)),
+        ("git --no-pager push origin main", ("git-push", "repeated-blocks")),
+        ("npm ls --all", ("npm-ls-all", "repeated-blocks")),
+        ("npm ls --all debug", ("repeated-blocks",)),  # the paths to one package are the answer
+        ("npm ls", ("repeated-blocks",)),
     ],
 )
 def test_which_rule_runs(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
@@ -54,7 +54,7 @@ def test_which_rule_runs(graph: MatcherGraph, command: str, rules: tuple[str, ..
 def test_log_p_goes_through_the_diff_treatment(graph: MatcherGraph) -> None:
     raw = _raw("git/real_log_p_file")
     result = graph.filter("git log -p -3 -- more_itertools/more.py", raw, 0)
-    assert result.rules == ("git-diff",)
+    assert result.rules == ("git-diff", "repeated-blocks")
     assert result.filtered_bytes < result.raw_bytes // 2
     lines = result.output.split("\n")
     assert "commit 879543b0df5c66656a436aca340f21de5ab70293" in lines
@@ -160,57 +160,57 @@ def test_node_keeps_the_first_frame_of_each_stack(graph: MatcherGraph) -> None:
     ("command", "rules"),
     [
         # a tool run from a bin directory is the tool (a script run by its path is a program that logs)
-        ("/tmp/tools/node_modules/.bin/pnpm test", ("js-test", "node-internal-frames")),
-        ("pnpm run test:unit", ("js-test", "node-internal-frames")),
-        ("yarn test", ("js-test", "node-internal-frames")),
-        ("/opt/bin/pnpm install", ("npm-install", "npm-install-scripts")),
-        ("/venv/bin/uv pip install httpx", ("pip-install", "pip-install-build-steps", "pip-install-downloads")),
-        ("/usr/bin/git status", ("git-status",)),
-        ("~/.cargo/bin/cargo test", ("cargo-test", "rust-backtrace", "rustc-std-locations")),
-        ("cd src && ../.venv/bin/pytest -q", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
-        ("./node_modules/.bin/jest", ("js-test", "node-internal-frames")),
-        ("./server --port 8080", ("sanitizer-reports", "program-logs")),
-        ("scripts/check.sh", ()),
+        ("/tmp/tools/node_modules/.bin/pnpm test", ("js-test", "node-internal-frames", "repeated-blocks")),
+        ("pnpm run test:unit", ("js-test", "node-internal-frames", "repeated-blocks")),
+        ("yarn test", ("js-test", "node-internal-frames", "repeated-blocks")),
+        ("/opt/bin/pnpm install", ("npm-install", "npm-install-scripts", "repeated-blocks")),
+        ("/venv/bin/uv pip install httpx", ("pip-install", "pip-install-build-steps", "pip-install-downloads", "repeated-blocks")),
+        ("/usr/bin/git status", ("git-status", "repeated-blocks")),
+        ("~/.cargo/bin/cargo test", ("cargo-test", "rust-backtrace", "rustc-std-locations", "repeated-blocks")),
+        ("cd src && ../.venv/bin/pytest -q", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames", "repeated-blocks")),
+        ("./node_modules/.bin/jest", ("js-test", "node-internal-frames", "repeated-blocks")),
+        ("./server --port 8080", ("sanitizer-reports", "program-logs", "repeated-blocks")),
+        ("scripts/check.sh", ("repeated-blocks",)),
         # interpreters by version, path, project runner or with options before -m
-        ("python3.12 -m pytest -x", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
-        ("python -X dev -m pytest", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
-        (".venv/bin/python -m unittest -v", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
-        ("PYTHONPATH=src python3.9 -m unittest", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
-        ("uv run python -m unittest", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
-        ("pdm run pytest", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")),
-        ("pip3.11 install httpx", ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads")),
-        ("honcho start", ("program-logs",)),
-        ("../configure --prefix=/usr", ("autotools-configure", "sanitizer-reports", "program-logs")),
-        ("sh configure", ("autotools-configure",)),
+        ("python3.12 -m pytest -x", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames", "repeated-blocks")),
+        ("python -X dev -m pytest", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames", "repeated-blocks")),
+        (".venv/bin/python -m unittest -v", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames", "repeated-blocks")),
+        ("PYTHONPATH=src python3.9 -m unittest", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames", "repeated-blocks")),
+        ("uv run python -m unittest", ("python-unittest", "python-carets", "python-library-frames", "python-faulthandler-frames", "repeated-blocks")),
+        ("pdm run pytest", ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames", "repeated-blocks")),
+        ("pip3.11 install httpx", ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads", "repeated-blocks")),
+        ("honcho start", ("program-logs", "repeated-blocks")),
+        ("../configure --prefix=/usr", ("autotools-configure", "sanitizer-reports", "program-logs", "repeated-blocks")),
+        ("sh configure", ("autotools-configure", "repeated-blocks")),
         # a package script that starts a server logs as the server does
-        ("npm run dev", ("node-internal-frames", "program-logs")),
-        ("yarn start", ("node-internal-frames", "program-logs")),
-        ("pnpm --filter web run serve", ("node-internal-frames", "program-logs")),
-        ("npm run build", ("node-internal-frames", "js-build", "sass-deprecations", "js-build-listings")),
-        ("npx vite build", ("node-internal-frames", "js-build", "js-build-listings")),
-        ("npx prettier --check src", ("node-internal-frames", "prettier")),
-        ("black --diff src", ("formatter-diff",)),
-        ("isort --check-only --diff .", ("formatter-diff",)),
-        ("ruff format --diff", ("formatter-diff",)),
-        ("ruff check --select I,F401 --fix --diff", ("formatter-diff",)),  # the fixes it would make, a diff
-        ("ruff check --fix src", ("linters",)),
-        ("ruff check --statistics", ()),  # a table of counts
-        ("flake8 . --count --select=E9,F63,F7,F82 --show-source --statistics", ("linters",)),
-        ("gofmt -d .", ("formatter-diff",)),
-        ("gofmt -l .", ()),
-        ("black --check src", ()),
-        ("node_modules/.bin/pyright src", ("linters",)),
-        ("basedpyright", ("linters",)),
-        ("npx pyright src", ("node-internal-frames", "linters")),
-        ("apt list --installed", ("package-listings",)),
-        ("dpkg -l 'python3*'", ("package-listings",)),
-        ("du -ah project", ("du-all",)),
-        ("du -sh *", ("system-info",)),
-        ("lsof -nP", ("lsof-threads", "system-info")),
+        ("npm run dev", ("node-internal-frames", "program-logs", "repeated-blocks")),
+        ("yarn start", ("node-internal-frames", "program-logs", "repeated-blocks")),
+        ("pnpm --filter web run serve", ("node-internal-frames", "program-logs", "repeated-blocks")),
+        ("npm run build", ("node-internal-frames", "js-build", "sass-deprecations", "js-build-listings", "repeated-blocks")),
+        ("npx vite build", ("node-internal-frames", "js-build", "js-build-listings", "repeated-blocks")),
+        ("npx prettier --check src", ("node-internal-frames", "prettier", "repeated-blocks")),
+        ("black --diff src", ("formatter-diff", "repeated-blocks")),
+        ("isort --check-only --diff .", ("formatter-diff", "repeated-blocks")),
+        ("ruff format --diff", ("formatter-diff", "repeated-blocks")),
+        ("ruff check --select I,F401 --fix --diff", ("formatter-diff", "repeated-blocks")),  # the fixes it would make, a diff
+        ("ruff check --fix src", ("linters", "repeated-blocks")),
+        ("ruff check --statistics", ("repeated-blocks",)),  # a table of counts
+        ("flake8 . --count --select=E9,F63,F7,F82 --show-source --statistics", ("linters", "repeated-blocks")),
+        ("gofmt -d .", ("formatter-diff", "repeated-blocks")),
+        ("gofmt -l .", ("repeated-blocks",)),
+        ("black --check src", ("repeated-blocks",)),
+        ("node_modules/.bin/pyright src", ("linters", "repeated-blocks")),
+        ("basedpyright", ("linters", "repeated-blocks")),
+        ("npx pyright src", ("node-internal-frames", "linters", "repeated-blocks")),
+        ("apt list --installed", ("package-listings", "repeated-blocks")),
+        ("dpkg -l 'python3*'", ("package-listings", "repeated-blocks")),
+        ("du -ah project", ("du-all", "repeated-blocks")),
+        ("du -sh *", ("system-info", "repeated-blocks")),
+        ("lsof -nP", ("lsof-threads", "system-info", "repeated-blocks")),
         # rg --files lists files as find does: a listing, not search hits
-        ("rg --files", ("listings",)),
-        ("rg -uu --files src", ("listings",)),
-        ("rg -n files src", ("grep", "grep-long")),
+        ("rg --files", ("listings", "repeated-blocks")),
+        ("rg -uu --files src", ("listings", "repeated-blocks")),
+        ("rg -n files src", ("grep", "grep-long", "repeated-blocks")),
     ],
 )
 def test_front_ends_and_tools_by_path_find_their_rule(
@@ -250,7 +250,7 @@ def test_pip_upgrade_keeps_what_it_replaced(graph: MatcherGraph) -> None:
 def test_pip_wheel_keeps_what_it_saved_and_loses_the_downloads_and_bars(graph: MatcherGraph) -> None:
     raw = _raw("pip/q9_wheel_r")
     result = graph.filter("pip wheel -w wheelhouse -r requirements.txt", raw, 0)
-    assert result.rules == ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads")
+    assert result.rules == ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads", "repeated-blocks")
     lines = result.output.split("\n")
     saved = [line for line in raw.split("\n") if line.startswith("Saved ")]
     assert saved and all(line in lines for line in saved)  # every wheel it wrote, by file name
@@ -262,7 +262,7 @@ def test_pip_verbose_build_says_a_repeated_warning_block_once(graph: MatcherGrap
     # batch 103b: setuptools' ten-line `project.license` deprecation, once per build step (three)
     raw = _raw("pip/q103b_pip_install_v")
     result = graph.filter("pip install -v .", raw, 0)
-    assert result.rules[-1] == "pip-repeated-blocks"
+    assert result.rules[-1] == "repeated-blocks"
     lines = result.output.split("\n")
     warning = next(line for line in raw.split("\n") if "SetuptoolsDeprecationWarning" in line)
     assert raw.count(warning) == 3 and lines.count(warning) == 1
@@ -270,8 +270,12 @@ def test_pip_verbose_build_says_a_repeated_warning_block_once(graph: MatcherGrap
     # each step's own lines around the repeats stay
     assert "  Running command Preparing metadata (pyproject.toml)" in lines
     assert "  Building wheel for gridload (pyproject.toml): finished with status 'done'" in lines
-    # without -v the rule does not run: a --report's JSON is laid out as JSON
-    assert "pip-repeated-blocks" not in graph.filter("pip install .", raw, 0).rules
+    # a --report's JSON is left whole (the pipeline lays it out as JSON), and a file shown stays as it is
+    report = "{\n" + "".join(f'  "install": [\n{warning}\n{warning}\n{warning}\n{warning}\n  ],\n' for _ in range(2)) + '  "v": 1\n}\n'
+    assert "the same as the block above" not in graph.filter("pip install --report - .", report, 0).output
+    assert "the same as the block above" in graph.filter("pip install .", "x\n" + report, 0).output
+    assert "repeated-blocks" not in graph.filter("cat build.log", raw, 0).rules
+    assert "repeated-blocks" not in graph.filter("git show HEAD:build.log", raw, 0).rules
 
 
 def test_uv_pip_install_keeps_its_results(graph: MatcherGraph) -> None:
@@ -317,7 +321,7 @@ def test_rustfmt_check_keeps_each_place_and_the_lines_there_now(graph: MatcherGr
 
 def test_formatter_diffs_keep_headers_and_the_tools_lines(graph: MatcherGraph) -> None:
     result = graph.filter("isort --check-only --diff src tests", _raw("isort/check_diff"), 1)
-    assert result.rules == ("formatter-diff",) and result.confidence is Confidence.PARTIAL
+    assert result.rules == ("formatter-diff", "repeated-blocks") and result.confidence is Confidence.PARTIAL
     errors = [line for line in _raw("isort/check_diff").split("\n") if line.startswith("ERROR: ")]
     assert errors and all(line in result.output for line in errors)
     assert "@@ -1,12 +1,11 @@" in result.output and "lines omitted in /tmp/" in result.output
@@ -330,7 +334,7 @@ def test_package_lists_are_listings(graph: MatcherGraph) -> None:
                           ("dpkg -l 'python3*'", "dpkg/l_python"), ("dpkg -l", "dpkg/q9_l_all")):
         raw = _raw(case)
         result = graph.filter(command, raw, 0)
-        assert result.rules == ("package-listings",) and result.output == sanitize(raw)
+        assert result.rules == ("package-listings", "repeated-blocks") and result.output == sanitize(raw)
     # a longer one keeps its head (the legend and the column header), its tail and its odd ones out
     raw = _raw("dpkg/q9_l_all")
     head, body = raw.split("\n", 5)[:5], raw.split("\n")[5:-1]
@@ -431,7 +435,7 @@ def test_plan_keeps_its_attribute_diff(graph: MatcherGraph) -> None:
 def test_ctest_after_a_cmake_build_keeps_results_and_warnings(graph: MatcherGraph) -> None:
     command = "cmake -S . -B build && cmake --build build -j2 && ctest --test-dir build"
     result = graph.filter(command, _raw("cmake/q7_configure_build_ctest"), 0)
-    assert result.rules == ("sanitizer-reports", "ctest", "ctest-summary")
+    assert result.rules == ("sanitizer-reports", "ctest", "ctest-summary", "repeated-blocks")
     out = result.output
     assert "1/1 Test #1: field ............................   Passed    0.00 sec" in out  # a short run's results stay
     assert "100% tests passed, 0 tests failed out of 1" in out
@@ -455,10 +459,10 @@ def test_ctest_drops_passing_results_of_a_long_run_and_counts_them(graph: Matche
 @pytest.mark.parametrize(
     ("command", "rules"),
     [
-        ("shellcheck scripts/*", ()),
-        ("shellcheck -f gcc deploy.sh", ("linters",)),
-        ("shellcheck --format=gcc deploy.sh", ("linters",)),
-        ("shellcheck -f json deploy.sh", ()),
+        ("shellcheck scripts/*", ("repeated-blocks",)),
+        ("shellcheck -f gcc deploy.sh", ("linters", "repeated-blocks")),
+        ("shellcheck --format=gcc deploy.sh", ("linters", "repeated-blocks")),
+        ("shellcheck -f json deploy.sh", ("repeated-blocks",)),
     ],
 )
 def test_shellcheck_formats_go_to_their_rule(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
@@ -466,9 +470,16 @@ def test_shellcheck_formats_go_to_their_rule(graph: MatcherGraph, command: str, 
 
 
 def test_shellcheck_tty_comes_through_as_printed(graph: MatcherGraph) -> None:
-    # each finding quotes its line, names its fix and links its wiki page: all of it is the answer
-    raw = _raw("shellcheck/q7_debian_scripts")
-    assert graph.filter("shellcheck scripts/*", raw, 1).output == sanitize(raw)
+    # each finding quotes its line, names its fix and links its wiki page: all of it is the answer,
+    # but for a finding on a line that says what an earlier one said, word for word
+    raw = sanitize(_raw("shellcheck/q7_debian_scripts"))
+    out = graph.filter("shellcheck scripts/*", raw, 1).output.split("\n")
+    markers = [at for at, line in enumerate(out) if line.endswith("the same as the block above) ...")]
+    assert [out[at] for at in markers] == ["... (7 lines omitted: the same as the block above) ..."] * 4 + [
+        "... (6 lines omitted: the same as the block above) ..."]
+    assert len(out) == len(raw.split("\n")) - 4 * 6 - 5
+    # where each repeat is stays: `lesspipe line 192` says what line 184 said
+    assert [out[at - 1] for at in markers[:4]] == [f"In scripts/lesspipe line {n}:" for n in (192, 244, 253, 261)]
 
 
 # -- what the ninth held-out batch showed (q9_) --------------------------------------
@@ -590,7 +601,7 @@ def test_formats_the_rules_read_still_match(graph: MatcherGraph, command: str, r
 
 def test_git_log_in_full_and_fuller_formats_is_left_as_asked(graph: MatcherGraph) -> None:
     raw = _raw("git/q10_log_pretty_fuller_n6")
-    assert graph.filter("git log --pretty=fuller -n6", raw, 0).rules == ()
+    assert graph.filter("git log --pretty=fuller -n6", raw, 0).rules == ("repeated-blocks",)
     assert "git-log" in graph.filter("git log -n6", raw, 0).rules
 
 
@@ -691,13 +702,13 @@ def test_ansible_playbook_keeps_changes_failures_and_the_recap(graph: MatcherGra
 @pytest.mark.parametrize(
     ("command", "rules"),
     [
-        ("cargo -q test", ("cargo-test", "rust-backtrace", "rustc-std-locations")),
-        ("cargo --color always test --workspace", ("cargo-test", "rust-backtrace", "rustc-std-locations")),
-        ("cargo --locked clippy --all-targets", ("cargo-clippy", "rustc-std-locations")),
-        ("cargo -Z unstable-options build", ("cargo-build", "rustc-std-locations")),
-        ("cross test --target aarch64-unknown-linux-gnu", ("cargo-test", "rust-backtrace", "rustc-std-locations")),
-        ("cargo --offline run", ("cargo-run", "rust-backtrace", "rustc-std-locations", "program-logs")),
-        ("cargo --version", ()),
+        ("cargo -q test", ("cargo-test", "rust-backtrace", "rustc-std-locations", "repeated-blocks")),
+        ("cargo --color always test --workspace", ("cargo-test", "rust-backtrace", "rustc-std-locations", "repeated-blocks")),
+        ("cargo --locked clippy --all-targets", ("cargo-clippy", "rustc-std-locations", "repeated-blocks")),
+        ("cargo -Z unstable-options build", ("cargo-build", "rustc-std-locations", "repeated-blocks")),
+        ("cross test --target aarch64-unknown-linux-gnu", ("cargo-test", "rust-backtrace", "rustc-std-locations", "repeated-blocks")),
+        ("cargo --offline run", ("cargo-run", "rust-backtrace", "rustc-std-locations", "program-logs", "repeated-blocks")),
+        ("cargo --version", ("repeated-blocks",)),
     ],
 )
 def test_cargo_options_before_the_subcommand_and_cross(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
@@ -707,13 +718,13 @@ def test_cargo_options_before_the_subcommand_and_cross(graph: MatcherGraph, comm
 @pytest.mark.parametrize(
     ("command", "rules"),
     [
-        ("npm --prefix web test", ("js-test", "node-internal-frames")),
-        ("npm -w packages/api test", ("js-test", "node-internal-frames")),
-        ("npm --silent test", ("js-test", "node-internal-frames")),
-        ("yarn --cwd web test", ("js-test", "node-internal-frames")),
-        ("npm --prefix web run build", ("node-internal-frames", "js-build", "sass-deprecations", "js-build-listings")),
-        ("npm --no-audit install", ("npm-install", "npm-install-scripts", "npm-usage-error")),
-        ("npm --version", ()),
+        ("npm --prefix web test", ("js-test", "node-internal-frames", "repeated-blocks")),
+        ("npm -w packages/api test", ("js-test", "node-internal-frames", "repeated-blocks")),
+        ("npm --silent test", ("js-test", "node-internal-frames", "repeated-blocks")),
+        ("yarn --cwd web test", ("js-test", "node-internal-frames", "repeated-blocks")),
+        ("npm --prefix web run build", ("node-internal-frames", "js-build", "sass-deprecations", "js-build-listings", "repeated-blocks")),
+        ("npm --no-audit install", ("npm-install", "npm-install-scripts", "npm-usage-error", "repeated-blocks")),
+        ("npm --version", ("repeated-blocks",)),
     ],
 )
 def test_npm_options_before_the_script(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
@@ -724,14 +735,14 @@ def test_npm_options_before_the_script(graph: MatcherGraph, command: str, rules:
     ("command", "rules"),
     [
         ("terraform -chdir=infra plan", ("terraform", "terraform-refresh", "terraform-plan-long", "terraform-plan-failed",
-                                         "terraform-long")),
-        ("terraform -chdir=infra apply -auto-approve", ("terraform", "terraform-refresh", "terraform-apply", "terraform-long")),
-        ("kubectl -n prod get pods", ("kubectl", "kubectl-long")),
-        ("kubectl --context staging describe pod api-1", ("kubectl", "kubectl-long")),
-        ("kubectl -n prod logs api-1", ("log-dedup", "kubectl")),
-        ("helm -n prod template web ./chart", ("kubectl-long",)),
-        ("pip -q install requests", ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads")),
-        ("pip --disable-pip-version-check install -r requirements.txt", ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads")),
+                                         "terraform-long", "repeated-blocks")),
+        ("terraform -chdir=infra apply -auto-approve", ("terraform", "terraform-refresh", "terraform-apply", "terraform-long", "repeated-blocks")),
+        ("kubectl -n prod get pods", ("kubectl", "kubectl-long", "repeated-blocks")),
+        ("kubectl --context staging describe pod api-1", ("kubectl", "kubectl-long", "repeated-blocks")),
+        ("kubectl -n prod logs api-1", ("log-dedup", "kubectl", "repeated-blocks")),
+        ("helm -n prod template web ./chart", ("kubectl-long",)),  # a render: no block of it goes for a marker
+        ("pip -q install requests", ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads", "repeated-blocks")),
+        ("pip --disable-pip-version-check install -r requirements.txt", ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads", "repeated-blocks")),
     ],
 )
 def test_global_options_before_the_subcommand(graph: MatcherGraph, command: str, rules: tuple[str, ...]) -> None:
@@ -909,18 +920,23 @@ def test_diff_u_of_two_trees_is_read_as_a_unified_diff(graph: MatcherGraph) -> N
     # batch 29b: `diff -ru` of two requests releases, 723 lines over 14 files
     command = "diff -ru requests-2.31.0/requests requests-2.32.3/src/requests"
     result = graph.filter(command, _raw("diff/q29b_diff_ru_package"), 1)
-    assert result.rules == ("diff-unified",) and result.filtered_bytes < result.raw_bytes / 2
+    assert result.rules == ("diff-unified", "repeated-blocks") and result.filtered_bytes < result.raw_bytes / 2
     headers = [line for line in _raw("diff/q29b_diff_ru_package").split("\n") if line.startswith(("diff -ru ", "@@ "))]
     assert headers and all(header in result.output for header in headers)  # every file and hunk header
     # without -u, diff prints no hunks: no rule reads it
-    assert graph.filter("diff a.txt b.txt", "1c1\n< a\n---\n> b\n", 1).rules == ()
+    assert graph.filter("diff a.txt b.txt", "1c1\n< a\n---\n> b\n", 1).rules == ("repeated-blocks",)
 
 
 def test_a_search_tools_help_is_no_search(graph: MatcherGraph) -> None:
     # batch 29b: `rg --help`, 1,056 lines of options, was cut to its head and tail as a long search
     raw = _raw("rg/q29b_rg_help")
     result = graph.filter("rg --help", raw, 0)
-    assert result.rules == () and result.output == sanitize(raw)
+    # its options whole, but for the two passages it prints word for word under two options each
+    # (the example of a pattern starting with a dash, the sort keys of --sort and --sortr)
+    assert result.rules == ("repeated-blocks",)
+    assert [line for line in result.output.split("\n") if line.endswith("the same as the block above) ...")] == [
+        "... (8 lines omitted: the same as the block above) ...", "... (12 lines omitted: the same as the block above) ..."]
+    assert len(result.output.split("\n")) == len(sanitize(raw).split("\n")) - 7 - 11
     assert graph.filter("grep -h -n TODO src/a.py src/b.py", "1:# TODO\n", 0).rules[0] == "grep"  # -h: no file names
 
 
@@ -936,8 +952,8 @@ def test_apt_keeps_the_version_an_upgrade_replaced(graph: MatcherGraph) -> None:
 
 def test_grep_v_over_a_log_is_a_log_and_a_builds_wheel_start_stays(graph: MatcherGraph) -> None:
     # `grep -v INFO app.log` prints every line but the hits: a log, read by the log rules, not a search
-    assert graph.filter("grep -v INFO app.log", _raw("grep/q8_v_info_app_log"), 0).rules == ("log-dedup",)
-    assert graph.filter("grep -v INFO notes.md", "a\nb\n", 0).rules == ()
+    assert graph.filter("grep -v INFO app.log", _raw("grep/q8_v_info_app_log"), 0).rules == ("log-dedup", "repeated-blocks")
+    assert graph.filter("grep -v INFO notes.md", "a\nb\n", 0).rules == ("repeated-blocks",)
     # pip: the line a wheel's build starts with stays above its output (batch 30 asked for it)
     out = graph.filter(".venv/bin/pip install ./cext 2>&1 | tail -n 60", _raw("pip/q18_cext_build_fails"), 1).output
     assert "Building wheel for fastcsv (pyproject.toml): started" in out
@@ -1142,7 +1158,7 @@ def test_go_x_drops_the_config_its_heredocs_write_and_keeps_the_commands(graph: 
     assert result.filtered_bytes < result.raw_bytes / 5
     # `go build -x` is not a linter's report: its commands stay, its errors as the compiler wrote them
     built = graph.filter("go build -x -tags stats ./cmd/rl", _raw("go/q58b_go_build_x_tags_errors"), 1)
-    assert built.rules == ("go-x-config",)
+    assert built.rules == ("go-x-config", "repeated-blocks")
     assert "# example.com/ratelimit/cmd/rl" in built.output.split("\n")
 
 
@@ -1151,7 +1167,7 @@ def test_terraform_test_verbose_drops_passing_runs_plans_and_keeps_failed_runs_w
     # needed the verdicts, the failed assertions and the summary
     raw = _raw("terraform/q63_tf_test_verbose")
     result = graph.filter("terraform test -verbose -no-color", raw, 1)
-    assert result.rules == ("terraform-test",)
+    assert result.rules == ("terraform-test", "repeated-blocks")
     lines = result.output.split("\n")
     passed_at = lines.index('  run "boiler_size"... pass')
     assert lines[passed_at + 1] == "... (76 passing run's plan or state lines stripped) ..."
@@ -1231,7 +1247,7 @@ def test_go_builds_errors_never_fold_though_their_lines_name_no_severity(graph: 
     # findings fold, each place in an "also at" list, not as the line its reviewer quoted
     raw = _raw("go/q61b_go_build_too_many")
     result = graph.filter("go build ./...", raw, 2)
-    assert result.rules == ("go-build",)
+    assert result.rules == ("go-build", "repeated-blocks")
     lines = result.output.split("\n")
     errors = [line for line in raw.split("\n") if ": undefined: model.Message" in line]
     assert len(errors) == 90 and all(line in lines for line in errors)

@@ -79,7 +79,7 @@ def test_the_output_picks_the_rules() -> None:
         "python3 -m unittest -v", unittest_raw, 1).rules
     # a C build shows no tool: make's own rules
     c_build = _all_cases()["make/q14_warnings"].raw
-    assert graph.filter("make", c_build, 0).rules == ("sanitizer-reports", "gcov-covered-functions", "make-diagnostics", "make-progress", "make")
+    assert graph.filter("make", c_build, 0).rules == ("sanitizer-reports", "gcov-covered-functions", "make-diagnostics", "make-progress", "make", "repeated-blocks")
 
 
 def test_what_the_runner_prints_around_the_tool_stays() -> None:
@@ -120,18 +120,21 @@ def test_only_runners_get_the_tools_rules_in_their_plan() -> None:
 
 
 def test_a_shown_tool_without_rules_leaves_the_output_whole() -> None:
-    # shellcheck's default format has no rule: behind make it is left as shellcheck's own is
+    # shellcheck's default format has no rule of its own: behind make it is left as shellcheck's is
+    # (but for the rule every command gets: a finding that says what one above said, word for word)
     raw = _all_cases()["shellcheck/q9_etc_initd"].raw
     result = _graph().filter("make lint", raw, 1)
-    assert result.rules == () and result.output == sanitize(raw)
+    assert result.rules == ("repeated-blocks",)
+    assert result.output == _graph().filter("shellcheck /etc/init.d/*", raw, 1).output != sanitize(raw)
 
 
 def test_tox_and_nox_are_runners_whatever_their_environment_runs() -> None:
     cases = _all_cases()
     graph = _graph()
     lint, tests = cases["tox/q20_e_lint_recreate"], cases["tox/q20_e_py311"]
-    assert graph.filter(lint.command, lint.raw, lint.exit_code).rules == ("linters",)
-    assert graph.filter(tests.command, tests.raw, tests.exit_code).rules == ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames")
+    assert graph.filter(lint.command, lint.raw, lint.exit_code).rules == ("linters", "repeated-blocks")
+    assert graph.filter(tests.command, tests.raw, tests.exit_code).rules == ("pytest", "python-carets", "python-library-frames", "python-faulthandler-frames",
+                                                                           "repeated-blocks")
 
 
 def test_a_long_output_is_read_at_its_ends() -> None:
@@ -149,7 +152,7 @@ def test_a_command_whose_own_rules_read_the_output_keeps_them() -> None:
     # rules (node's internal frames as well as the linters') already read them, and stay
     raw = _all_cases()["eslint/q7_stylish_express"].raw
     graph = _graph()
-    assert graph.filter("npx eslint lib", raw, 1).rules == ("node-internal-frames", "linters")
+    assert graph.filter("npx eslint lib", raw, 1).rules == ("node-internal-frames", "linters", "repeated-blocks")
     # `npx nx test web` names no tool its rules know: jest's output gets jest's rules
     jest = _all_cases()["jest/q19_npx_jest_verbose"].raw
     assert graph.filter("npx nx test web", jest, 1).rules == graph.filter("npx jest", jest, 1).rules
@@ -162,7 +165,7 @@ def test_a_chain_whose_last_command_never_ran_gets_the_rules_of_the_tool_shown()
     graph = _graph()
     diff = cases["cargo/q22b_fmt_check_errs"].raw
     chained, alone = graph.filter("cargo fmt --check && cargo test", diff, 1), graph.filter("cargo fmt --check", diff, 1)
-    assert chained.rules == alone.rules == ("cargo-fmt-check",) and chained.output == alone.output
+    assert chained.rules == alone.rules == ("cargo-fmt-check", "repeated-blocks") and chained.output == alone.output
     assert chained.filtered_bytes < chained.raw_bytes / 2
     # when the last command's rules read the output (the tests ran), they are the ones
     tests = cases["cargo/test_fail"].raw
@@ -178,7 +181,7 @@ def test_a_googletest_binary_run_by_its_path_gets_the_ctest_summary() -> None:
     cases = _all_cases()
     case = cases["gtest/q28b_gtest_filter_exclude_crash"]
     result = _graph().filter(case.command, case.raw, case.exit_code)
-    assert case.command.startswith("./build/tests") and result.rules == ("sanitizer-reports", "ctest", "ctest-summary")
+    assert case.command.startswith("./build/tests") and result.rules == ("sanitizer-reports", "ctest", "ctest-summary", "repeated-blocks")
     assert result.filtered_bytes < result.raw_bytes / 5
 
 
@@ -244,7 +247,7 @@ def test_a_chain_stopped_at_go_vet_gets_go_vets_rules() -> None:
     for name in ("go/q27b_go_vet_and_test", "go/q32b_go_vet_and_test"):
         case = cases[name]
         result = _graph().filter(case.command, case.raw, case.exit_code)
-        assert result.rules == ("linters",) and result.confidence is Confidence.FULL, name
+        assert result.rules == ("linters", "repeated-blocks") and result.confidence is Confidence.FULL, name
 
 
 def test_pre_commit_is_a_runner_and_its_one_failing_tools_output_gets_that_tools_rules() -> None:
@@ -253,7 +256,7 @@ def test_pre_commit_is_a_runner_and_its_one_failing_tools_output_gets_that_tools
     assert is_runner("pre-commit")
     case = _all_cases()["pre-commit/q27b_precommit_run_all_files"]
     result = _graph().filter(case.command, case.raw, case.exit_code)
-    assert result.rules == ("linters",)
+    assert result.rules == ("linters", "repeated-blocks")
     assert "src/ledgerkit/ledger.py:3:8: F401 [*] `os` imported but unused" in result.output.split("\n")
     assert "ruff.....................................................................Failed" in result.output
     assert result.filtered_bytes < result.raw_bytes * 0.65  # each finding keeps the code line it points at
@@ -265,7 +268,7 @@ def test_tap_of_any_test_program_under_make_is_read_as_tap() -> None:
     graph = _graph()
     raw = _all_cases()["make/q56_make_test_fail"].raw
     result = graph.filter("make test", raw, 2)
-    assert result.rules == ("bats",)
+    assert result.rules == ("bats", "repeated-blocks")
     lines = result.output.split("\n")
     at = lines.index("./tests/run_checks")
     assert lines[at + 1 : at + 7] == [
@@ -277,7 +280,7 @@ def test_tap_of_any_test_program_under_make_is_read_as_tap() -> None:
         "1..325", "# 325 checks, 3 failed", "make: *** [Makefile:21: test] Error 1"]
     # node's TAP under make stays node's
     node = _all_cases()["make/q52b_gl_make_test"].raw
-    assert graph.filter("make test", node, 2).rules == ("js-test", "node-internal-frames")
+    assert graph.filter("make test", node, 2).rules == ("js-test", "node-internal-frames", "repeated-blocks")
 
 
 def test_a_manifest_rendered_under_make_is_read_as_kubectls() -> None:
@@ -286,7 +289,7 @@ def test_a_manifest_rendered_under_make_is_read_as_kubectls() -> None:
     graph = _graph()
     raw = _all_cases()["kubectl/q59b_kubectl_make_render"].raw
     result = graph.filter("make k8s-render", raw, 0)
-    assert result.rules == ("kubectl", "kubectl-long")
+    assert result.rules == ("kubectl", "kubectl-long")  # a render: no block of it goes for a marker
     lines = [line.strip().removeprefix("- ") for line in result.output.split("\n")]
     for kept in ("replicas: 3", "image: registry.example.com/shop/catalog:2.4.0",
                  "image: registry.example.com/shop/exporter:0.9.0"):
@@ -302,7 +305,7 @@ def test_go_builds_errors_under_a_runner_are_read_as_go_builds_not_vets() -> Non
     raw = _all_cases()["go/q61b_go_build_too_many"].raw
     assert shown_tool(raw) == "go build"
     result = _graph().filter("make build", raw, 2)
-    assert result.rules == ("go-build",) and "internal/store/store.go:6:23: undefined: model.Message" in result.output
+    assert result.rules == ("go-build", "repeated-blocks") and "internal/store/store.go:6:23: undefined: model.Message" in result.output
     # vet's own findings are still vet's
     assert shown_tool(_all_cases()["go/q27b_go_vet_and_test"].raw) == "go vet"
 
@@ -323,9 +326,9 @@ def test_a_cargo_alias_or_xtask_is_a_runner_of_cargos_tools() -> None:
     assert not any(is_runner("cargo", rest) for rest in ("build", "+nightly clippy -- -D warnings", "-q test", "nextest run", ""))
     cases, graph = _all_cases(), _graph()
     lint = cases["cargo/q59b_clippy_lint_alias"]
-    assert graph.filter("cargo lint", lint.raw, 101).rules == ("cargo-build", "rustc-std-locations")
+    assert graph.filter("cargo lint", lint.raw, 101).rules == ("cargo-build", "rustc-std-locations", "repeated-blocks")
     ci = graph.filter("cargo xtask ci", cases["cargo/q59b_cargo_xtask_ci"].raw, 1)
-    assert ci.rules == ("cargo-test", "rust-backtrace", "rustc-std-locations") and ci.filtered_bytes < ci.raw_bytes / 2
+    assert ci.rules == ("cargo-test", "rust-backtrace", "rustc-std-locations", "repeated-blocks") and ci.filtered_bytes < ci.raw_bytes / 2
     assert "xtask ci: 2 step(s) failed: fmt, test" in ci.output.split("\n")
 
 
@@ -336,7 +339,7 @@ def test_a_failed_build_script_under_a_runner_is_read_as_cargos() -> None:
     case = _all_cases()["cargo/q62b_cargo_build_c_syntax_error"]
     assert shown_tool(case.raw) == "cargo build"
     result = _graph().filter("make test", case.raw, case.exit_code)
-    assert result.rules == ("cargo-build", "rustc-std-locations")
+    assert result.rules == ("cargo-build", "rustc-std-locations", "repeated-blocks")
     assert any(line.endswith("build-script-build` (exit status: 101)") for line in result.output.split("\n"))
     assert "  csrc/pack.c:6:15: error: expected ‘;’ before ‘return’" in result.output.split("\n")
 

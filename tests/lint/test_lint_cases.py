@@ -87,7 +87,7 @@ def test_filter_diff_is_shown() -> None:
     path = CASES / "inline_filter.toml"
     result = CliRunner().invoke(cli, ["check", str(path)])
     assert result.output.splitlines()[:7] == [
-        f"{path}:11:17: error: ZR402: test `keeps the error`: the filtered output differs from `expect_output` (filters applied: mytool)",
+        f"{path}:11:17: error: ZR402: test `keeps the error`: the filtered output differs from `expect_output` (filters applied: repeated-blocks, mytool)",
         "--- expected",
         "+++ actual",
         "@@ -1,2 +1,2 @@",
@@ -122,7 +122,7 @@ def test_inline_filter_passing_only_without_builtins_is_reported(tmp_path: Path)
     assert check_files([path], builtin=False).diagnostics == ()
     (diagnostic,) = check_files([path]).diagnostics
     assert diagnostic.code == "ZR402" and (diagnostic.line, diagnostic.col) == (9, 20)
-    assert "lacks `building target 50` (filters applied: sanitizer-reports, gcov-covered-functions, make-diagnostics, make-progress, make, make-dirs); against its own file alone it passes (make-dirs)" in diagnostic.message
+    assert "lacks `building target 50` (filters applied: sanitizer-reports, gcov-covered-functions, make-diagnostics, make-progress, make, repeated-blocks, make-dirs); against its own file alone it passes (make-dirs)" in diagnostic.message
     path.write_text(path.read_text() + "\n[tools.filters]\nbuiltin = false\n")
     assert check_files([path]).diagnostics == ()  # the file opts out of the built-ins
 

@@ -183,7 +183,9 @@ def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) 
         chain = not runner and is_chain(command)
         if runner or chain:
             tools = tuple((tool, _planned(graph.matching_filters(tool, exit_code))) for tool, *_ in TOOLS)
-            payload: tuple[tuple[str, Any], ...] = (("tools", tools),) + ((("chain", True),) if chain else ())
+            # the rules any command gets (``repeated-blocks``): a tool's rules beyond them are its own
+            anyone = tuple(rule.id for rule in graph.matching_filters(_ANY_COMMAND, exit_code))
+            payload: tuple[tuple[str, Any], ...] = (("tools", tools), ("anyone", anyone)) + ((("chain", True),) if chain else ())
             rules = ((DELEGATE, DELEGATE, payload), *rules)
             every = rules[1:] + tuple(rule for _, tool_rules in tools for rule in tool_rules)
     return FilterPlan(
@@ -192,6 +194,10 @@ def build_plan(graph: MatcherGraph, command: str, exit_code: int | None = None) 
         scanner=graph.extra.get("scanner"),
         pattern_facts=_pattern_facts(every),
     )
+
+
+#: a command no rule names: the filter rules it matches are the ones every command gets
+_ANY_COMMAND = "_"
 
 
 def _planned(matched: list[Rule]) -> tuple[PlannedRule, ...]:
@@ -206,12 +212,14 @@ def _delegated(rules: tuple[PlannedRule, ...], clean: str) -> tuple[PlannedRule,
     own = rules[1:]
     tool = shown_tool(clean)
     if tool is not None:
-        for name, tool_rules in dict(rules[0][2])["tools"]:
+        payload = dict(rules[0][2])
+        for name, tool_rules in payload["tools"]:
             if name != tool:
                 continue
-            if tool_rules and {rule[0] for rule in tool_rules} <= {rule[0] for rule in own}:
+            tools_own = {rule[0] for rule in tool_rules}.difference(payload.get("anyone", ()))
+            if tools_own and tools_own <= {rule[0] for rule in own}:
                 break  # the command's own rules read this output already (``npx eslint``), and maybe more
-            return tuple(tool_rules)  # none: the tool's output is left as it is, as the tool's own would be
+            return tuple(tool_rules)  # none of its own: the output is left as the tool's rules leave it
     return own
 
 
