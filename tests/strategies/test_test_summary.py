@@ -1677,3 +1677,27 @@ def test_a_should_panic_failure_in_brief_keeps_what_it_expected() -> None:
         '      panic message: "row 40 out of range 1..=30"',
         ' expected substring: "seat 40A does not exist"',
     ]
+
+
+def test_pytest_keeps_the_captured_line_its_assertion_names() -> None:
+    # batch 108b: 240 lines of captured stdout, cut to the head and tail, lost the one the assertion was about
+    lines = [f"imported M-{n:04d} 2026-06-30 use={n % 60} m3" for n in range(1000, 1240)]
+    lines[130] = "imported M-0417 2026-06-30 prev=9982 curr=15 use=90033 m3"
+    raw = "\n".join([
+        "============================= FAILURES =============================",
+        "_____________________ test_import_month_of_reads _____________________",
+        "",
+        ">       assert suspicious == []",
+        "E       assert ['M-0417: 90033 m3'] == []",
+        "",
+        "tests/test_reads.py:32: AssertionError",
+        "----------------------------- Captured stdout call -----------------------------",
+        *lines,
+        "=========================== short test summary info ============================",
+        "FAILED tests/test_reads.py::test_import_month_of_reads - assert ['M-0417: 90033 m3'] == []",
+        "1 failed, 3 passed in 0.12s",
+    ]) + "\n"
+    out = test_summary(raw, {}, 1).text.split("\n")
+    assert "imported M-0417 2026-06-30 prev=9982 curr=15 use=90033 m3" in out
+    # the date on every line names nothing: the lines around the named one are cut
+    assert lines[129] not in out and lines[131] not in out

@@ -828,6 +828,32 @@ _FILE_ROWS_SHOWN = 20
 #: the one failure of a run keeps up to this many lines of source context (a deep traceback's go)
 _LONE_FAILURE_CONTEXT = 15
 
+#: a word of an assertion message that may name one thing: holding a digit (``M-0417``, ``90033``,
+#: ``order_17``), four characters or more
+_NAMING_WORD = _regex.compile(r"[\w.-]*\d[\w.-]*")
+#: a message's word names one thing when at most this many other lines of the block hold it
+_NAMED_LINES = 3
+
+
+def _lines_the_messages_name(lines: list[str]) -> set[str]:
+    """Return the captured output lines of a failure's block holding a word its ``E`` lines name, and few others do.
+
+    ``assert ['M-0417: 90033 m3'] == []`` over 240 lines of captured stdout: the one line about
+    meter M-0417 is why the test printed them (batch 108b).  A word on every line (the date of each
+    read) names nothing, nor does the test's source, which the message quotes anyway.
+    """
+    captured = next((at for at, line in enumerate(lines) if _CAPTURED.match(line)), len(lines))
+    words = {word for line in lines[:captured] if line.startswith("E ")
+             for word in _NAMING_WORD.findall(line) if len(word) >= 4}
+    if not words:
+        return set()
+    holding: dict[str, list[str]] = {}
+    for line in lines[captured:]:
+        for word in words:
+            if word in line:
+                holding.setdefault(word, []).append(line)
+    return {line for found in holding.values() if len(found) <= _NAMED_LINES for line in found}
+
 
 def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_limit: int) -> list[str]:
     """Show the failure blocks chosen for variety, each without code context; cut the others.
@@ -858,8 +884,10 @@ def _render(out: list[str | Placeholder | _Detail], max_failures: int, trace_lim
         python_frames = {line for line in kept if _PROJECT_PYTHON_FRAME.match(line)}
         calls = {kept[at + 1] for at, line in enumerate(kept[:-1]) if line in python_frames or _PROJECT_FRAME.match(line)}
 
+        named = _lines_the_messages_name(kept) if len(kept) > trace_limit else set()
+
         def signal(line: str) -> bool:
-            return bool(_SIGNAL.search(line)) or line in calls or line in python_frames
+            return bool(_SIGNAL.search(line)) or line in calls or line in python_frames or line in named
 
         if sum(map(signal, kept)) >= trace_limit:
             # more messages than the cut can keep: what both sides of a comparison share goes first
