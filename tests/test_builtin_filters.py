@@ -26,16 +26,16 @@ def _raw(case: str) -> str:
 @pytest.mark.parametrize(
     ("command", "rules"),
     [
-        ("git log -p -3 -- more_itertools/more.py", ("git-diff", "repeated-blocks")),
-        ("git --no-pager log --patch", ("git-diff", "repeated-blocks")),
-        ("git log -p --stat", ("git-diff", "repeated-blocks")),
-        ("git whatchanged -p", ("git-diff", "repeated-blocks")),
+        ("git log -p -3 -- more_itertools/more.py", ("git-diff", "git-log-authors", "repeated-blocks")),
+        ("git --no-pager log --patch", ("git-diff", "git-log-authors", "repeated-blocks")),
+        ("git log -p --stat", ("git-diff", "git-log-authors", "repeated-blocks")),
+        ("git whatchanged -p", ("git-diff", "git-log-authors", "repeated-blocks")),
         ("git stash show -p", ("git-diff", "repeated-blocks")),
         ("git -C repo --no-pager diff HEAD~1", ("git-diff", "repeated-blocks")),
         ("git show v10.2.0", ("git-diff", "repeated-blocks")),
-        ("git log --stat", ("git-log", "repeated-blocks")),
+        ("git log --stat", ("git-log", "git-log-authors", "repeated-blocks")),
         ("git log --graph -p", ("git-log", "repeated-blocks")),  # the graph's prefixes hide the diff lines
-        ("git --no-pager log --oneline", ("git-log", "repeated-blocks")),
+        ("git --no-pager log --oneline", ("git-log", "git-log-authors", "repeated-blocks")),
         ("git show HEAD:README.md", ()),  # a file's content, not a patch
         ("git show -s HEAD", ("repeated-blocks",)),
         ("git show --stat", ("repeated-blocks",)),
@@ -54,7 +54,7 @@ def test_which_rule_runs(graph: MatcherGraph, command: str, rules: tuple[str, ..
 def test_log_p_goes_through_the_diff_treatment(graph: MatcherGraph) -> None:
     raw = _raw("git/real_log_p_file")
     result = graph.filter("git log -p -3 -- more_itertools/more.py", raw, 0)
-    assert result.rules == ("git-diff", "repeated-blocks")
+    assert result.rules == ("git-diff", "git-log-authors", "repeated-blocks")
     assert result.filtered_bytes < result.raw_bytes // 2
     lines = result.output.split("\n")
     assert "commit 879543b0df5c66656a436aca340f21de5ab70293" in lines
@@ -597,6 +597,17 @@ def test_machine_formats_are_left_as_they_are(graph: MatcherGraph, command: str,
 )
 def test_formats_the_rules_read_still_match(graph: MatcherGraph, command: str, rule: str) -> None:
     assert rule in graph.filter(command, "x\n" * 50, 1).rules
+
+
+def test_git_log_shows_each_author_once_until_it_changes(graph: MatcherGraph) -> None:
+    # batch 102b: 420 commits by one team; the first Author line says it for all of them
+    raw = _raw("git/q102b_git_log")
+    lines = graph.filter("git log", raw, 0).output.split("\n")
+    authors = [line for line in raw.split("\n") if line.startswith("Author: ")]
+    assert len(authors) == 420 and len(set(authors)) == 1
+    assert lines[:2] == ["commit 25ef4f6d11f3cf67a87c5513b9e4abb2fad40bc7", authors[0]]
+    assert lines.count(authors[0]) == 1 and lines[-2:] == ["... (419 repeated author lines stripped) ...", ""]
+    assert sum(line.startswith("commit ") for line in lines) == 420 and sum(line.startswith("Date: ") for line in lines) == 420
 
 
 def test_git_log_in_full_and_fuller_formats_is_left_as_asked(graph: MatcherGraph) -> None:

@@ -518,3 +518,13 @@ def test_strip_annotated_leaves_a_quiet_run_to_the_program() -> None:
     # with an error the output is cargo's own (a build that failed before anything ran): it is cut
     failed = "error[E0425]: cannot find value `x`\n\n" + text
     assert STRATEGIES["strip_annotated"](failed, params, 101).confidence is Confidence.PARTIAL
+
+
+def test_strip_noise_only_repeats_keeps_each_change() -> None:
+    a, b = "Author: Ada Lovelace <ada@example.org>", "Author: Charles Babbage <charles@example.org>"
+    text = "\n".join(["commit 4", a, "x", "commit 3", a, "y", "commit 2", b, "z", "commit 1", a, "w", "commit 0", a, "v"])
+    params = {"patterns": ["^Author: "], "only_repeats": True, "label": "repeated author line"}
+    out = STRATEGIES["strip_noise"](text, params, 0).text.split("\n")
+    # the first author stays, and so does each change (to b, and back to a): commits 3 and 0 lose theirs
+    assert out == ["commit 4", a, "x", "commit 3", "y", "commit 2", b, "z", "commit 1", a, "w", "commit 0", "v",
+                   "... (2 repeated author lines stripped) ..."]

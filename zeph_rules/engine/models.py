@@ -109,6 +109,8 @@ class StripNoise(Strict):
     spare_paragraphs_with: OptionalRegex = None
     #: last, each block of 4+ lines (200+ characters) repeating one above word for word becomes a counted marker
     drop_repeated_blocks: bool = False
+    #: a line the patterns match goes only when it says what the last line they matched said
+    only_repeats: bool = False
     #: the patterns match only inside blocks: after a line this matches, up to a line ``block_end`` matches
     block_start: OptionalRegex = None
     #: the line that closes a ``block_start`` block (it stays, as the opening line does; an unclosed block stays)

@@ -57,6 +57,8 @@ a run of non-blank lines, holding a line it matches: make's built-in rules, each
 says ``#  Builtin rule``.  ``drop_paragraphs_matching`` (a regex) strips each paragraph it matches
 whole, its lines joined by newlines: gcov's fully covered functions, ``Function 'free_seats'`` over
 ``Lines executed:100.00% of 3``, and not a file's summary nor a function that is not covered.
+With ``only_repeats`` a line the patterns match goes only when it says what the last line they
+matched said: ``git log``'s ``Author:`` line of a commit by the author of the commit above.
 Last, ``drop_repeated_blocks`` puts a counted marker in place of each block of four lines or more
 (200 characters) that repeats one above word for word (``_blocks``): a traceback logged and raised
 again, setuptools' warning printed once per build step.  It needs no pattern.
@@ -139,6 +141,8 @@ def _strip_lines(text: str, params: Mapping[str, Any]) -> StrategyResult:
             in_run = matches_any(run, line)
     else:
         staying = [not matches_any(patterns, line) for line in lines]
+    if params.get("only_repeats"):
+        _keep_changes(lines, staying)
     take_next = int_param(params, "take_next", 0)
     if take_next:
         _take_next(staying, take_next)
@@ -212,6 +216,17 @@ def _strip_lines(text: str, params: Mapping[str, Any]) -> StrategyResult:
     if stripped > in_folds:
         kept.append(f"... ({plural(stripped - in_folds, label)} stripped) ...")
     return StrategyResult(join_lines(kept, ends_with_newline), Confidence.FULL)
+
+
+def _keep_changes(lines: list[str], staying: list[bool]) -> None:
+    """Keep each stripped line that differs from the last stripped one: only repeats go."""
+    previous = None
+    for index, line in enumerate(lines):
+        if staying[index]:
+            continue
+        if line != previous:
+            staying[index] = True
+        previous = line
 
 
 def _take_next(staying: list[bool], count: int) -> None:
