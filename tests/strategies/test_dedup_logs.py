@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from zeph_rules.engine.sanitize import sanitize
 from zeph_rules.engine.strategies import STRATEGIES, Confidence
 from zeph_rules.engine.strategies._blocks import repeated_blocks
-from zeph_rules.engine.strategies.dedup import _timeless, is_signal
+from zeph_rules.engine.strategies.dedup import _NAMING_WORD, _timeless, is_signal
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -655,3 +655,14 @@ def test_strip_noise_drop_repeated_blocks_marks_a_repeated_block_and_groups_noth
     noisy = ["step 1", *block, "step 2", "Downloading x", *block]
     assert strip("\n".join(noisy), {"patterns": ["^Downloading "], "drop_repeated_blocks": True}, 0).text.split("\n") == [
         "step 1", *block, "step 2", "... (5 lines omitted: the same as the block above) ...", "... (1 noise line stripped) ..."]
+
+
+def test_fold_runs_keeps_the_rows_a_line_outside_names() -> None:
+    # batch 110: a table of 30 days per hut, folded to its ends, lost the day the closure line is about
+    days = [f"2026-07-{day:02d}   {day % 30:2d}/36  bunks  dinners  {day % 9:2d}" for day in range(1, 31)]
+    text = "\n".join(["== Cabane de Moiry, 36 bunks", *days, "closure: Cabane de Moiry 2026-07-15..2026-07-15 storm warning"])
+    out = STRATEGIES["dedup"](text, {"log_lines_only": True, "fold_runs": 10}, 0).text.split("\n")
+    assert out == ["== Cabane de Moiry, 36 bunks", days[0], "... (13 similar lines omitted) ...", days[14],
+                   "... (14 similar lines omitted) ...", days[-1], "closure: Cabane de Moiry 2026-07-15..2026-07-15 storm warning"]
+    # a word every row holds, or a number with its unit, names no row
+    assert _NAMING_WORD.findall("2026-07-15 r017 M-0417 47µs 0x6770 0.0228 2825") == ["2026-07-15", "r017", "M-0417"]

@@ -637,40 +637,99 @@ def _signal_entries(texts: list[str]) -> set[int]:
     return {index for index in candidates if is_signal(texts[index]) or _SECURITY.search(texts[index])}
 
 
+#: a word that may name one row of a table, four characters or more with a digit: with a ``-`` or ``_``
+#: (``2026-07-15``, ``M-0417``) or starting with a letter (``r017``); not a number, with a unit (``47µs``,
+#: ``0x6770``) or without (``0.0228``'s ``0228``)
+_NAMING_WORD = _regex.compile(r"(?<![\w-])(?=[\w-]*\d)(?:(?=[\w-]*[_-])|(?=[A-Za-z]))[\w-]{4,}(?![\w-])")
+#: a word names rows only when no more rows than this hold it (a date every row holds names none)
+_NAMED_ROWS = 3
+
+
+def _named_rows(entries: list[tuple[str, int, str | None]], runs: list[tuple[int, int]]) -> set[int]:
+    """Return the entries of ``runs`` holding a word a line outside every run names, and few other rows do.
+
+    A program prints a table of 30 days per hut, then ``closure: Cabane de Moiry 2026-07-14..2026-07-15``:
+    the rows of those days are what the closure line is about (batch 110: bunks booked on a closed day).
+    """
+    inside = {at for start, end in runs for at in range(start, end)}
+    named = {word for at, (line, _, _) in enumerate(entries) if at not in inside
+             for word in _NAMING_WORD.findall(line)}
+    if not named:
+        return set()
+    holding: dict[str, list[int]] = {}
+    for at in sorted(inside):
+        for word in named.intersection(_NAMING_WORD.findall(entries[at][0])):
+            holding.setdefault(word, []).append(at)
+    rows = {at for found in holding.values() if len(found) <= _NAMED_ROWS for at in found}
+    # a run a tenth of whose rows are named is a list the lines outside repeat, not rows they point to
+    named: set[int] = set()
+    for start, end in runs:
+        here = rows.intersection(range(start, end))
+        if len(here) * 10 <= end - start:
+            named |= here
+    return named
+
+
 def _fold_runs(entries: list[tuple[str, int, str | None]], min_run: int) -> list[str]:
     """Fold each run of ``min_run`` or more consecutive entries of one shape to its first and last.
 
     An entry is ``(output line, input lines it stands for, shape or None)``;
     an entry without a shape (a marker, a signal group, a record with its
     continuation lines) belongs to no run, nor does a line that reports
-    trouble: the id or the count that differs may be the clue.
+    trouble: the id or the count that differs may be the clue.  Nor does a
+    row a line outside the runs names (``_named_rows``).
     """
-    out: list[str] = []
+    runs: list[tuple[int, int]] = []
     start = 0
     while start < len(entries):
         shape = entries[start][2]
         end = start + 1
         while end < len(entries) and shape is not None and entries[end][2] == shape:
             end += 1
-        run = entries[start:end]
         if end - start >= min_run:
-            # split the run at the lines that report trouble; fold what is still long enough
-            pieces: list[list[tuple[str, int, str | None]]] = [[]]
-            troubled = _signal_entries([line for line, _, _ in run])
-            for number, entry in enumerate(run):
-                if number in troubled:
-                    pieces.extend(([entry], []))
-                else:
-                    pieces[-1].append(entry)
-            for piece in pieces:
-                if len(piece) >= min_run:
-                    omitted = sum(weight for _, weight, _ in piece[1:-1])
-                    out.extend((piece[0][0], omitted_marker(omitted, "similar line"), piece[-1][0]))
-                else:
-                    out.extend(line for line, _, _ in piece)
-        else:
-            out.extend(line for line, _, _ in run)
+            runs.append((start, end))
         start = end
+    if not runs:
+        return [line for line, _, _ in entries]
+    named = _named_rows(entries, runs)
+    out: list[str] = []
+    done = 0
+    for start, end in runs:
+        out.extend(line for line, _, _ in entries[done:start])
+        done = end
+        run = entries[start:end]
+        # split the run at the lines that report trouble; fold what is still long enough, to its ends and
+        # the rows a line outside names
+        pieces: list[list[tuple[int, tuple[str, int, str | None]]]] = [[]]
+        troubled = _signal_entries([line for line, _, _ in run])
+        for number, entry in enumerate(run):
+            if number in troubled:
+                pieces.extend(([(start + number, entry)], []))
+            else:
+                pieces[-1].append((start + number, entry))
+        for piece in pieces:
+            if len(piece) >= min_run:
+                out.extend(_folded_piece(piece, named))
+            else:
+                out.extend(line for _, (line, _, _) in piece)
+    out.extend(line for line, _, _ in entries[done:])
+    return out
+
+
+def _folded_piece(piece: list[tuple[int, tuple[str, int, str | None]]], named: set[int]) -> list[str]:
+    """Return a run's lines as its first, its last and its ``named`` rows, a counted marker for each gap."""
+    out: list[str] = []
+    gap: list[tuple[str, int]] = []
+    for number, (at, (line, weight, _)) in enumerate(piece):
+        if number in (0, len(piece) - 1) or at in named:
+            if len(gap) == 1:
+                out.append(gap[0][0])  # one line costs less than the marker in its place
+            elif gap:
+                out.append(omitted_marker(sum(weight for _, weight in gap), "similar line"))
+            gap = []
+            out.append(line)
+        else:
+            gap.append((line, weight))
     return out
 
 
