@@ -652,13 +652,13 @@ def _named_rows(entries: list[tuple[str, int, str | None]], runs: list[tuple[int
     the rows of those days are what the closure line is about (batch 110: bunks booked on a closed day).
     """
     inside = {at for start, end in runs for at in range(start, end)}
-    named = {word for at, (line, _, _) in enumerate(entries) if at not in inside
+    words = {word for at, (line, _, _) in enumerate(entries) if at not in inside
              for word in _NAMING_WORD.findall(line)}
-    if not named:
+    if not words:
         return set()
     holding: dict[str, list[int]] = {}
     for at in sorted(inside):
-        for word in named.intersection(_NAMING_WORD.findall(entries[at][0])):
+        for word in words.intersection(_NAMING_WORD.findall(entries[at][0])):
             holding.setdefault(word, []).append(at)
     rows = {at for found in holding.values() if len(found) <= _NAMED_ROWS for at in found}
     # a run a tenth of whose rows are named is a list the lines outside repeat, not rows they point to
