@@ -1358,3 +1358,14 @@ def test_python_build_keeps_the_sdists_files_and_drops_the_builds_copies(graph: 
     assert "copying README.md -> podfeed-2.4.0" in lines
     assert "copying src/podfeed/rss.py -> build/lib/podfeed" not in lines
     assert "... (3 copied or created files stripped) ..." in lines
+
+
+def test_a_jest_suite_that_could_not_run_is_shown_past_the_failure_budget(graph: MatcherGraph) -> None:
+    # batch 109b: 40 failures of one parametrised test used the budget; bsm.test.js's SyntaxError, its
+    # suite never run, was briefed to jest's first lines of advice
+    lines = graph.filter("npm test", _raw("npm/q109b_npm_test"), 1).output.split("\n")
+    assert "    SyntaxError: /tmp/zeph-fixtures/q109b/bag-desk/test/bsm.test.js: Unexpected token (20:0)" in lines
+    assert "    Cannot find module '../fixtures/manifest-BA0118.json' from 'test/manifest.test.js'" in lines
+    # jest's advice on transforms and the parser's own stack go, counted
+    assert "    Here's what you can do:" not in lines and not any("node_modules/@babel" in line for line in lines)
+    assert "... (12 lines of jest's advice on transforms omitted) ..." in lines

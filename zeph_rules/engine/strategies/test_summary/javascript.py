@@ -90,6 +90,10 @@ _MOCHA_DOTS = _regex.compile(r"^\s*[.․,!]+$")
 _NODE_INTERNAL_FRAME = _regex.compile(r"^\s*(?:at\s+)?(?:async\s+)?(?:\S.*\()?(?:node:|<anonymous>\))|^\s*(?:at\s+)?node:")
 
 
+#: jest's name for the failure of a test file that could not run at all
+_SUITE_FAILED = "Test suite failed to run"
+
+
 def looks_like_jest(lines: list[str]) -> bool:
     """Return whether the output comes from jest or vitest."""
     return any(line.lstrip().startswith(("Tests:", "Test Files ")) for line in lines) or any(
@@ -173,6 +177,8 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
     # where it started and ended (batch 57b's reviewer of a green vitest run picked both)
     green = not any(_FAILING_CASE.match(line) or _FAILING_FILE.match(line) or _FAILURE_BLOCK.match(line) for line in lines)
     case_ends: list[tuple[int, str]] = []
+    suite_failed = advice = False  # in the block of a file that could not run; in jest's advice there
+    advice_lines = 0
     for index, line in enumerate(lines):
         if index in repeats:
             if index - 1 not in repeats:
@@ -182,9 +188,14 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             out[repeated_at] = f"... ({plural(repeated, 'line')} of the message omitted: Failed Tests shows it whole) ..."
             continue
         block = _FAILURE_BLOCK.match(line)
+        if block or _FAILING_FILE.match(line) or _PASSING_FILE.match(line):
+            suite_failed, advice = bool(block) and block["name"].strip() == _SUITE_FAILED, False
         if block:
             report.failures += 1
-            hiding = not budget.admit(block["name"].strip())
+            # a file whose tests never ran (its syntax error, a module it cannot find) is no test's
+            # failure among many: it is shown whatever the budget (batch 109b: after 40 failures of one
+            # test, the SyntaxError of a suite under jest's advice was briefed away)
+            hiding = block["name"].strip() != _SUITE_FAILED and not budget.admit(block["name"].strip())
             if hiding:
                 # past the budget a failure keeps its line, its message and where it failed (the issue:
                 # every failing test's name with its message and location), not the rest of its block
@@ -233,6 +244,16 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             # failed (batch 88b: under a 74-line toEqual diff, "at Object.toEqual (__tests__/compare.test.js:16:30)")
             frame_lines += 1
             continue
+        if suite_failed and (advice or line.strip() == "Here's what you can do:"):
+            # jest's advice on configuring transforms, the same under every file it could not parse, up
+            # to the "Details:" that says what this one's error was
+            advice = line.strip() != "Details:"
+            if advice:
+                advice_lines += 1
+                continue
+        if suite_failed and line.lstrip().startswith("at ") and "node_modules" in line:
+            frame_lines += 1  # the parser's own stack under a file's syntax error
+            continue
         if block:
             located = False
         elif line.lstrip().startswith("at ") and "node_modules" not in line:
@@ -242,6 +263,8 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
     keep_noted_passes(out, case_ends, report)
     marker = budget.marker()
     tail = [omitted_marker(frame_lines, "line", "of code frames and stack")] if frame_lines else []
+    if advice_lines:
+        tail.append(omitted_marker(advice_lines, "line", "of jest's advice on transforms"))
     summary_at = next((i for i, line in enumerate(out) if _JEST_SUMMARY.match(line)), len(out))
     out[summary_at:summary_at] = ([marker] if marker else []) + tail
     report.lines = tidy(out)
