@@ -189,7 +189,8 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             continue
         block = _FAILURE_BLOCK.match(line)
         if block or _FAILING_FILE.match(line) or _PASSING_FILE.match(line):
-            suite_failed, advice = bool(block) and block["name"].strip() == _SUITE_FAILED, False
+            suite_failed = block is not None and block["name"].strip() == _SUITE_FAILED
+            advice = False
         if block:
             report.failures += 1
             # a file whose tests never ran (its syntax error, a module it cannot find) is no test's
