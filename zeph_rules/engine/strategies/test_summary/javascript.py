@@ -188,7 +188,8 @@ def summarise_jest(lines: list[str], max_failures: int, trace_limit: int) -> Rep
             out[repeated_at] = f"... ({plural(repeated, 'line')} of the message omitted: Failed Tests shows it whole) ..."
             continue
         block = _FAILURE_BLOCK.match(line)
-        if block or _FAILING_FILE.match(line) or _PASSING_FILE.match(line):
+        # advice is only ever set inside a suite's failure, so outside one there is nothing to reset
+        if block or (suite_failed and (_FAILING_FILE.match(line) or _PASSING_FILE.match(line))):
             suite_failed = block is not None and block["name"].strip() == _SUITE_FAILED
             advice = False
         if block:
