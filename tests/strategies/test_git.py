@@ -91,6 +91,29 @@ def test_a_repeated_change_is_shown_once_and_the_budget_goes_to_the_others() -> 
     assert "a change like the one" not in text
 
 
+def test_the_change_a_fold_marker_points_to_is_shown_whole() -> None:
+    # 60 station files each change three settings but for their numbers; the budget gives each a line or
+    # two, yet 59 markers send the reader to the first file: its change stays whole (batch 111b's reviewer
+    # quoted "+status: operational" from it)
+    lines = []
+    for n in range(60):
+        path = f"stations/s{n:02}.yaml"
+        lines += [f"diff --git a/{path} b/{path}", "index 1111111..2222222 100644", f"--- a/{path}", f"+++ b/{path}",
+                  "@@ -4,9 +4,9 @@", " elevation_m: 652", " sensors: [RH, FF, VV]", " calibration:",
+                  f"-  last: 2024-11-{n % 28 + 1:02}", f"+  last: 2026-03-{n % 28 + 1:02}", "-  temp_offset: +0.00",
+                  f"+  temp_offset: -0.{n:02}", "-status: commissioning", "+status: operational",
+                  "   pressure_offset: +0.00", " owner: met-service", " network: synoptic"]
+    out = STRATEGIES["git_diff"]("\n".join(lines) + "\n", {"max_diff_lines": 60}, 0).text.split("\n")
+    assert sum("lines omitted: a change like the one in stations/s00.yaml, but for the lines below) ..." in line
+               for line in out) == 59
+    first = out[: out.index("diff --git a/stations/s01.yaml b/stations/s01.yaml")]
+    for changed in ("-  last: 2024-11-01", "+  last: 2026-03-01", "-  temp_offset: +0.00", "+  temp_offset: -0.00",
+                    "-status: commissioning", "+status: operational"):
+        assert changed in first
+    assert " sensors: [RH, FF, VV]" not in first  # its context is still cut, and counted
+    assert "... (6 lines omitted in stations/s00.yaml) ..." in first
+
+
 def test_a_cut_that_saves_less_than_its_marker_is_not_made() -> None:
     # 150 small files share 150 lines: a line each, and a marker naming the file is longer than what it cuts
     lines = []
@@ -425,14 +448,15 @@ def test_a_change_alike_but_for_its_numbers_keeps_the_lines_it_adds() -> None:
 def test_a_block_replaced_past_the_budget_keeps_removed_and_added_lines_in_turns() -> None:
     # batch 86: `make test` printing `diff -u expected got` of golden files; the budget went on the
     # expected lines and none of what the program printed was left
-    def hunk(case: int) -> str:
-        return "@@ -1,6 +1,6 @@\n" + "".join(f"-B{case}{row} fed {200 + row}.00\n" for row in range(1, 7)) + "".join(
-            f"+B{case}{row} fed {190 + row + case}.46\n" for row in range(1, 7))
+    def hunk(case: int) -> str:  # each file's feeder has its own name: changes that do not fold
+        feeder = "fed" if case == 0 else f"fe{chr(97 + case)}"
+        return "@@ -1,6 +1,6 @@\n" + "".join(f"-B{case}{row} {feeder} {200 + row}.00\n" for row in range(1, 7)) + "".join(
+            f"+B{case}{row} {feeder} {190 + row + case}.46\n" for row in range(1, 7))
 
     files = "".join(f"--- tests/case_{n}.out\n+++ tests/case_{n}.got\n{hunk(n)}" for n in range(12))
-    result = STRATEGIES["git_diff"](files, {"max_diff_lines": 40}, 1)
+    result = STRATEGIES["git_diff"](files, {"max_diff_lines": 48}, 1)
     first = result.text.split("+++ tests/case_0.got\n")[1].split("--- tests/case_1.out")[0].split("\n")
-    # the budget's lines go to the first removed and added lines in turns (the later files' alike changes fold)
+    # the budget's lines go to the first removed and added lines in turns
     assert first[1:-1] == ["-B01 fed 201.00", "-B02 fed 202.00", "+B01 fed 191.46", "+B02 fed 192.46",
                            "... (8 lines omitted in tests/case_0.got) ..."]
 

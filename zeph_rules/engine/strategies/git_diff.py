@@ -61,6 +61,7 @@ class _FileDiff:
         self.combined = first_line.startswith(("diff --cc", "diff --combined"))
         self.in_header = True
         self.folded_counts: tuple[int, int] | None = None  # the counts before repeated hunks were folded
+        self.anchors: set[str] = set()  # headers of the hunks a fold marker elsewhere points to
 
     def add(self, line: str) -> None:
         if _HUNK.match(line):
@@ -114,6 +115,8 @@ _LOCK_VALUE = _regex.compile(r'^[-+]\s*(?:"resolved": "|resolved "|version = "|v
 #: or a combined diff of a conflicted file; what lies between them is both sides of the conflict
 _CONFLICT_OPEN = _regex.compile(r"^[-+ ]{1,2}<{7}(?: |$)")
 _CONFLICT_CLOSE = _regex.compile(r"^[-+ ]{1,2}>{7}(?: |$)")
+#: a change that fold markers point to is kept whole up to this many changed lines
+_ANCHOR_MAX_LINES = 20
 #: a conflict longer than this keeps only its marker lines
 _CONFLICT_MAX_LINES = 60
 #: ``commit <sha>`` opening each commit of ``git log -p`` / ``git show A B`` (maybe with decorations)
@@ -221,8 +224,9 @@ def _fold_repeated_hunks(files: list[_FileDiff]) -> None:
     ``VERIFY_TLS = False`` among 300 copyright lines, ``MAX_RETRIES = 0`` among
     150 commits raising a limit).  The hunk header still says where each is.
     """
-    first_seen: dict[tuple[str, ...], str] = {}
-    shape_seen: dict[tuple[str, ...], tuple[str, tuple[str, ...]]] = {}  # shape -> the first such hunk's file, lines
+    first_seen: dict[tuple[str, ...], tuple[_FileDiff, str]] = {}  # changed lines -> the first such hunk's file, header
+    # shape -> the first such hunk's file, header and changed lines
+    shape_seen: dict[tuple[str, ...], tuple[_FileDiff, str, tuple[str, ...]]] = {}
     # alike but for numbers folds only in a series of _ALIKE_FROM or more: in a few, the numbers are the story
     # (a rate changed from 4.40 to 4.20, then to 4.60: a blind reviewer quoted one)
     hunks = {id(file_diff): _hunks(file_diff) for file_diff in files}
@@ -238,10 +242,13 @@ def _fold_repeated_hunks(files: list[_FileDiff]) -> None:
             body = [row for row, _ in file_diff.lines[start:end]]
             marker = ""
             differing: list[str] = []  # of a change alike but for its numbers, the changed lines that differ
+            anchor: tuple[_FileDiff, str] | None = None
             if changed in first_seen:
-                marker = f"... ({plural(len(body), 'line')} omitted: the same change as in {first_seen[changed]}) ..."
+                anchor = first_seen[changed]
+                marker = f"... ({plural(len(body), 'line')} omitted: the same change as in {anchor[0].path}) ..."
             elif shape in shape_seen and shapes[shape] >= _ALIKE_FROM:
-                like, like_changed = shape_seen[shape]
+                like_file, like_header, like_changed = shape_seen[shape]
+                anchor, like = (like_file, like_header), like_file.path
                 # the lines it adds with numbers of their own stay (`+UNIT_RATE = 10` where the first said
                 # 21: a blind reviewer of batch 56 quoted one): what each file now says
                 differing = [row for row, first in zip(changed, like_changed) if row != first and row.startswith("+")]
@@ -252,9 +259,12 @@ def _fold_repeated_hunks(files: list[_FileDiff]) -> None:
             if marker and shown < sum(len(row) + 1 for row in body):  # a marker longer than the hunk saves nothing
                 lines += [*file_diff.lines[done:start], (marker, True), *((row, False) for row in differing)]
                 done = end
+                if anchor is not None:
+                    anchor[0].anchors.add(anchor[1])
             else:
-                first_seen.setdefault(changed, file_diff.path)
-                shape_seen.setdefault(shape, (file_diff.path, changed))
+                header = file_diff.lines[start - 1][0]
+                first_seen.setdefault(changed, (file_diff, header))
+                shape_seen.setdefault(shape, (file_diff, header, changed))
         if done:
             file_diff.lines, file_diff.folded_counts = lines + file_diff.lines[done:], counts
 
@@ -294,19 +304,31 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
     the budget.
     """
     hunks: list[list[int]] = []
-    for index, (_, is_header) in enumerate(file_diff.lines):
+    headers: list[str] = []  # the header line above each hunk
+    for index, (line, is_header) in enumerate(file_diff.lines):
         if is_header:
             if not hunks or hunks[-1]:
                 hunks.append([])
+                headers.append(line)
+            else:
+                headers[-1] = line
         elif hunks:
             hunks[-1].append(index)
         else:
             hunks.append([index])
+            headers.append("")
+    headers = [header for header, hunk in zip(headers, hunks) if hunk]
     hunks = [hunk for hunk in hunks if hunk]
     lock = _lock_lines(file_diff)
     past_budget = _conflict_lines(file_diff) | lock  # kept whatever the budget
     width = 2 if file_diff.combined else 1
     changes = [[index for index in hunk if file_diff.lines[index][0][:width].strip(" ")] for hunk in hunks]
+    # a change that markers elsewhere call "the same change as in" or "a change like the one in" this file is
+    # shown whole: the reader is sent here to see it (batch 111b: 90 station files' "+status: operational",
+    # cut from the first file, which every other one pointed to)
+    for header, changed in zip(headers, changes):
+        if header in file_diff.anchors and len(changed) <= _ANCHOR_MAX_LINES:
+            past_budget.update(changed)
     kept: set[int] = set()
     left = budget - sum(len(changed) for changed in changes)
     if left <= 0:
