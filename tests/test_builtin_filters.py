@@ -247,7 +247,7 @@ def test_pip_upgrade_keeps_what_it_replaced(graph: MatcherGraph) -> None:
     assert "    Uninstalling iniconfig-2.3.1:" in downgrade.output.split("\n")
 
 
-def test_pip_wheel_keeps_what_it_saved_and_loses_the_downloads_and_bars(graph: MatcherGraph) -> None:
+def test_pip_wheel_keeps_what_it_saved_and_loses_the_small_downloads_and_bars(graph: MatcherGraph) -> None:
     raw = _raw("pip/q9_wheel_r")
     result = graph.filter("pip wheel -w wheelhouse -r requirements.txt", raw, 0)
     assert result.rules == ("python-library-frames", "pip-install", "pip-install-build-steps", "pip-install-downloads", "repeated-blocks")
@@ -255,7 +255,23 @@ def test_pip_wheel_keeps_what_it_saved_and_loses_the_downloads_and_bars(graph: M
     saved = [line for line in raw.split("\n") if line.startswith("Saved ")]
     assert saved and all(line in lines for line in saved)  # every wheel it wrote, by file name
     assert "Collecting fastapi==0.115.6 (from -r requirements.txt (line 2))" in lines
-    assert not any(line.lstrip().startswith(("Downloading ", "━")) for line in lines)
+    assert not any(line.lstrip().startswith("━") for line in lines)
+    # of the downloads, only botocore's 13.3 MB stays: a big one is worth knowing of
+    assert [line.strip() for line in lines if line.lstrip().startswith("Downloading ")] == [
+        "Downloading botocore-1.35.99-py3-none-any.whl (13.3 MB)"]
+
+
+def test_pip_install_keeps_the_downloads_of_ten_megabytes_or_more(graph: MatcherGraph) -> None:
+    # batches 105b and 111b: among 37 wheels, the reviewers picked numpy's 16.3 MB download
+    raw = _raw("pip/q111b_pip_install_r")
+    lines = [line.strip() for line in graph.filter("pip install -r requirements.txt", raw, 0).output.split("\n")]
+    downloads = [line.strip() for line in raw.split("\n") if line.strip().startswith("Downloading ")]
+    big = [line for line in downloads if line.endswith(("(16.3 MB)", "(13.1 MB)"))]
+    assert len(big) == 2 and all(line in lines for line in big)
+    # the smaller wheels go (counted), the source archives stay, and no progress bar is left
+    assert "Downloading pyproj-3.7.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl (9.5 MB)" not in lines
+    assert sum(line in lines for line in downloads) == 2
+    assert not any(line.startswith("━") for line in lines)
 
 
 def test_pip_verbose_build_says_a_repeated_warning_block_once(graph: MatcherGraph) -> None:
