@@ -288,6 +288,11 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: i
         if fresh and len(fresh) <= budget:
             keep.update(fresh)
             budget -= len(fresh)
+    # a short line alone between kept ones stays: its marker would take a line as long to say it went
+    # (a manifest's `- name: x` between an image and its ports); a long one (a compile command) still goes
+    lone_max = 2 * len(omitted_marker(1))
+    keep.update(index for index in middle if index - 1 in keep and index + 1 in keep and weighted[index][1] == 1
+                and len(lines[index]) <= lone_max)
     out: list[str] = []
     gap = 0
     for index, (line, weight) in enumerate(weighted):
