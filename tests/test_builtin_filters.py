@@ -274,6 +274,20 @@ def test_pip_install_keeps_the_downloads_of_ten_megabytes_or_more(graph: Matcher
     assert not any(line.startswith("━") for line in lines)
 
 
+def test_pip_show_files_drops_the_bytecode_and_keeps_every_other_file(graph: MatcherGraph) -> None:
+    raw = _raw("pip/q24b_pip_show_files")
+    result = graph.filter("pip show -f SQLAlchemy", raw, 0)
+    assert "pip-show-bytecode" in result.rules
+    lines = result.output.split("\n")
+    files = [line for line in raw.split("\n") if line.startswith("  ")]
+    bytecode = [line for line in files if "/__pycache__/" in line and line.endswith(".pyc")]
+    assert len(bytecode) == 255 and not any(line in lines for line in bytecode)
+    assert all(line in lines for line in files if line not in bytecode)  # every module, data file and script
+    assert "... (255 compiled bytecode files stripped) ..." in lines
+    # without -f there is no file list, and the rule does not run
+    assert "pip-show-bytecode" not in graph.filter("pip show SQLAlchemy", raw, 0).rules
+
+
 def test_pip_verbose_build_says_a_repeated_warning_block_once(graph: MatcherGraph) -> None:
     # batch 103b: setuptools' ten-line `project.license` deprecation, once per build step (three)
     raw = _raw("pip/q103b_pip_install_v")
