@@ -199,8 +199,9 @@ def test_keep_largest_keeps_the_biggest_sizes_of_a_du_listing() -> None:
 def test_keep_patterns_survive_the_cut_with_the_lines_that_introduce_them() -> None:
     lines = _distinct(200).splitlines()
     lines[50:53] = ["cc -O2 -c src/a.c -o a.o", "src/a.c: In function 'f':", "src/a.c:6:9: note: 'x' declared here"]
-    lines[100:104] = ["cc -O2 -c src/b.c -o b.o", "cc -O2 -c src/c.c -o c.o", "src/b.c: In function 'g':",
-                      "src/b.c:11:23: error: 'mtu' undeclared"]
+    # (another file's command between them, long enough that its marker is shorter: a short one would stay)
+    other = "cc -O2 -Wall -Wextra -Iinclude -DNDEBUG -c src/c.c -o build/c.o"
+    lines[100:104] = ["cc -O2 -c src/b.c -o b.o", other, "src/b.c: In function 'g':", "src/b.c:11:23: error: 'mtu' undeclared"]
     params = {"max_lines": 10, "head": 2, "tail": 2, "keep_patterns": [r"^\S+:\d+(:\d+)?: note: "]}
     out = truncate("\n".join(lines), params, 2).text.split("\n")
     assert "src/a.c:6:9: note: 'x' declared here" in out  # kept as errors and warnings are
@@ -208,7 +209,7 @@ def test_keep_patterns_survive_the_cut_with_the_lines_that_introduce_them() -> N
     error = out.index("src/b.c:11:23: error: 'mtu' undeclared")
     assert out[error - 3 : error] == ["cc -O2 -c src/b.c -o b.o", "... (1 line omitted) ...", "src/b.c: In function 'g':"]
     assert "src/a.c: In function 'f':" in out and "cc -O2 -c src/a.c -o a.o" in out
-    assert "cc -O2 -c src/c.c -o c.o" not in out  # another file's command
+    assert other not in out  # another file's command
     assert "src/a.c:6:9: note: 'x' declared here" not in truncate("\n".join(lines), {**params, "keep_patterns": []}, 2).text
 
 
@@ -240,3 +241,18 @@ def test_a_line_alike_only_to_one_at_another_depth_is_still_a_landmark() -> None
     # a line repeated at the same depth is no landmark: most objects' common label goes
     label = "    app.kubernetes.io/part-of: grid-scheduler"
     assert raw.splitlines().count(label) == 65 and lines.count(label) < 50
+
+
+def test_a_short_line_alone_between_kept_ones_stays_and_a_long_one_goes() -> None:
+    # kept patterns two lines apart: the line between is shown when it is no longer than two markers
+    # (a manifest's `- name: api` between an image and its ports), and counted when it is longer
+    lines = _distinct(300).splitlines()
+    lines[100:103] = ["    image: registry.example/api:2.4.0", "    - name: api", "    replicas: 3"]
+    lines[200:203] = ["    image: registry.example/web:1.9.0", "    args: [" + ", ".join(f'"--flag-{n}"' for n in range(12)) + "]",
+                      "    replicas: 2"]
+    params = {"max_lines": 10, "head": 2, "tail": 2, "keep_patterns": [r"^\s+(image|replicas): "]}
+    out = truncate("\n".join(lines), params, 0).text.split("\n")
+    at = out.index("    image: registry.example/api:2.4.0")
+    assert out[at : at + 3] == lines[100:103]
+    at = out.index("    image: registry.example/web:1.9.0")
+    assert out[at : at + 3] == [lines[200], "... (1 line omitted) ...", lines[202]]
