@@ -114,6 +114,28 @@ def test_the_change_a_fold_marker_points_to_is_shown_whole() -> None:
     assert "... (6 lines omitted in stations/s00.yaml) ..." in first
 
 
+def test_a_cut_of_one_or_two_changed_lines_is_not_made() -> None:
+    # batch 112b: a release's diff of many files shares the limit three lines a file, and billing.py's
+    # fourth changed line, the new VAT formula, went under the comment announcing it
+    lines = []
+    for n in range(40):
+        path = f"docs/page{n:02}.md"
+        lines += [f"diff --git a/{path} b/{path}", f"--- a/{path}", f"+++ b/{path}", "@@ -1,9 +1,9 @@",
+                  *(f" {word} paragraph {n}" for word in ("first", "second", "third")),
+                  f"-Reviewed by team {chr(97 + n % 26)}{n}", f"+Reviewed by team {chr(98 + n % 25)}{n}",
+                  *(f" {word} closing {n}" for word in ("fourth", "fifth", "sixth", "seventh"))]
+    billing = ["diff --git a/src/billing.py b/src/billing.py", "--- a/src/billing.py", "+++ b/src/billing.py",
+               "@@ -37,8 +37,8 @@ class Invoice:", "     def vat(self) -> int:",
+               "-        rated = sum(self._discounted(l) for l in self.lines)", "-        return percent(rated, VAT_PCT)",
+               "+        # VAT is charged on each rated line and added up",
+               "+        return sum(percent(self._discounted(l), VAT_PCT) for l in self.lines)",
+               " ", "     def total(self) -> int:", "         return self.net() + self.vat()"]
+    out = STRATEGIES["git_diff"]("\n".join(lines[:195] + billing + lines[195:]) + "\n", {"max_diff_lines": 120}, 0).text
+    body = out.split("+++ b/src/billing.py\n")[1].split("diff --git")[0].split("\n")
+    assert body[1:5] == billing[5:9]  # every changed line, in order
+    assert body[5] == "... (4 lines omitted in src/billing.py) ..."  # the context goes, counted
+
+
 def test_a_cut_that_saves_less_than_its_marker_is_not_made() -> None:
     # 150 small files share 150 lines: a line each, and a marker naming the file is longer than what it cuts
     lines = []

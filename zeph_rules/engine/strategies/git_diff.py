@@ -331,7 +331,11 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
             past_budget.update(changed)
     kept: set[int] = set()
     left = budget - sum(len(changed) for changed in changes)
-    if left <= 0:
+    if left < 0 and left >= -2:
+        # as for a whole body, a cut of one or two changed lines is not made: they go whole, the context
+        # goes (batch 112b: billing.py's new VAT line was the fourth of four changed lines, budget three)
+        left = 0
+    if left < 0:
         in_turns = [changed if file_diff.combined else _paired(file_diff, changed) for changed in changes]
         # each hunk shows its first change (a removed line and the line replacing it) when the budget
         # allows one for every hunk: a one-line fix after a long hunk is no less a change (batch 96b).
