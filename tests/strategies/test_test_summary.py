@@ -1701,3 +1701,15 @@ def test_pytest_keeps_the_captured_line_its_assertion_names() -> None:
     assert "imported M-0417 2026-06-30 prev=9982 curr=15 use=90033 m3" in out
     # the date on every line names nothing: the lines around the named one are cut
     assert lines[129] not in out and lines[131] not in out
+
+
+def test_a_green_pytest_q_run_keeps_the_row_that_reached_100_percent() -> None:
+    # blind reviewers quoted "[100%]" from 12 green -q runs: the row says the run got to its end
+    raw = _raw("pytest/q111b_pytest_units_pass")
+    result = STRATEGIES["test_summary"](raw, {}, 0)
+    rows = raw.split("\n")
+    assert rows[0].endswith("[ 65%]") and rows[1].endswith("[100%]")
+    assert result.text.split("\n") == ["... (92 passing tests omitted) ...", rows[1], rows[2], ""]
+    # one row of dots is kept whole, as the whole output but for nothing
+    single = _raw("pytest/q113_pytest_pass")
+    assert STRATEGIES["test_summary"](single, {}, 0).text == single
