@@ -136,6 +136,23 @@ def test_a_cut_of_one_or_two_changed_lines_is_not_made() -> None:
     assert body[5] == "... (4 lines omitted in src/billing.py) ..."  # the context goes, counted
 
 
+def test_past_the_budget_each_run_of_changes_in_a_hunk_shows_its_first_change() -> None:
+    # batch 113: `make test` diffing golden files; in each hunk three rows of a table changed, then,
+    # past a context line, the total: the budget went to the rows and "+hire fees £2.30" was lost
+    def golden(n: int) -> list[str]:
+        return [f"--- tests/case_{n}.expected", f"+++ tests/case_{n}.out", "@@ -1,7 +1,7 @@",
+                *(f"-NO-{row:03}  mower  2 slot(s)  £{3 + n}.00" for row in range(3)),
+                *(f"+NO-{row:03}  mower  2 slot(s)  £0.{3 + n}0" for row in range(3)),
+                f" HO-{n:03}  strimmer  1 slot(s)  £1.50", f"-hire fees £{9 + n}.50", f"+hire fees £{2 + n}.30",
+                " deposits held £55.00"]
+    raw = "\n".join(line for n in range(3) for line in golden(n)) + "\n"
+    lines = STRATEGIES["git_diff"](raw, {"max_diff_lines": 12}, 1).text.split("\n")
+    for n in range(3):
+        assert f"-hire fees £{9 + n}.50" in lines and f"+hire fees £{2 + n}.30" in lines
+        assert f"-NO-000  mower  2 slot(s)  £{3 + n}.00" in lines and f"+NO-000  mower  2 slot(s)  £0.{3 + n}0" in lines
+        assert f"+NO-002  mower  2 slot(s)  £0.{3 + n}0" not in lines  # the rest of the first run goes, counted
+
+
 def test_a_cut_that_saves_less_than_its_marker_is_not_made() -> None:
     # 150 small files share 150 lines: a line each, and a marker naming the file is longer than what it cuts
     lines = []

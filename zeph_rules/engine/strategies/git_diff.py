@@ -341,7 +341,13 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
         # allows one for every hunk: a one-line fix after a long hunk is no less a change (batch 96b).
         # A lock file's hunks say which package moved in their key and "resolved" lines, kept anyway
         firsts = [paired[:2] for paired in in_turns]
-        if not lock and sum(len(first) for first in firsts) <= budget:
+        # and better, each run of changes in a hunk its first change: two edits three lines apart are
+        # two changes (batch 113: a golden file's diff whose "+hire fees £2.30" came after three
+        # changed rows of the table above it)
+        run_firsts = [changed[:2] if file_diff.combined else _run_firsts(file_diff, changed) for changed in changes]
+        if not lock and sum(len(first) for first in run_firsts) <= budget:
+            kept.update(index for first in run_firsts for index in first)
+        elif not lock and sum(len(first) for first in firsts) <= budget:
             kept.update(index for first in firsts for index in first)
         left = budget - len(kept)
         for paired in in_turns:
@@ -363,6 +369,28 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
     return kept | past_budget
 
 
+def _runs(changed: list[int]) -> list[list[int]]:
+    """Split a hunk's changed line indices into runs of consecutive ones."""
+    runs: list[list[int]] = []
+    for index in changed:
+        if runs and index == runs[-1][-1] + 1:
+            runs[-1].append(index)
+        else:
+            runs.append([index])
+    return runs
+
+
+def _run_firsts(file_diff: _FileDiff, changed: list[int]) -> list[int]:
+    """Return each run's first removed and first added line (or its first line of neither kind)."""
+    firsts: list[int] = []
+    for run in _runs(changed):
+        removed = next((index for index in run if file_diff.lines[index][0].startswith("-")), None)
+        added = next((index for index in run if file_diff.lines[index][0].startswith("+")), None)
+        pair = [index for index in (removed, added) if index is not None]
+        firsts += pair or run[:1]
+    return firsts
+
+
 def _paired(file_diff: _FileDiff, changed: list[int]) -> list[int]:
     """Return a hunk's changed lines, each run's removed and added lines taken in turns (``-1 +1 -2 +2 ...``).
 
@@ -370,18 +398,12 @@ def _paired(file_diff: _FileDiff, changed: list[int]) -> list[int]:
     file``) follows the pairs of its run.
     """
     order: list[int] = []
-    start = 0
-    while start < len(changed):
-        end = start + 1
-        while end < len(changed) and changed[end] == changed[end - 1] + 1:
-            end += 1
-        run = changed[start:end]
+    for run in _runs(changed):
         removed = [index for index in run if file_diff.lines[index][0].startswith("-")]
         added = [index for index in run if file_diff.lines[index][0].startswith("+")]
         for pair in range(max(len(removed), len(added))):
             order += removed[pair : pair + 1] + added[pair : pair + 1]
         order += [index for index in run if not file_diff.lines[index][0].startswith(("-", "+"))]
-        start = end
     return order
 
 
