@@ -243,7 +243,7 @@ def test_a_line_alike_only_to_one_at_another_depth_is_still_a_landmark() -> None
     assert raw.splitlines().count(label) == 65 and lines.count(label) < 50
 
 
-def test_a_short_line_alone_between_kept_ones_stays_and_a_long_one_goes() -> None:
+def test_short_lines_between_kept_ones_stay_and_a_long_one_goes() -> None:
     # kept patterns two lines apart: the line between is shown when it is no longer than two markers
     # (a manifest's `- name: api` between an image and its ports), and counted when it is longer
     lines = _distinct(300).splitlines()
@@ -256,3 +256,8 @@ def test_a_short_line_alone_between_kept_ones_stays_and_a_long_one_goes() -> Non
     assert out[at : at + 3] == lines[100:103]
     at = out.index("    image: registry.example/web:1.9.0")
     assert out[at : at + 3] == [lines[200], "... (1 line omitted) ...", lines[202]]
+    # and so do a few short lines together: a compiler's two-line excerpt between two errors
+    lines[150:154] = ["src/a.c:7:1: error: expected ';'", "    7 | {", "      | ^", "src/a.c:9:1: error: expected ';'"]
+    out = truncate("\n".join(lines), {**params, "keep_patterns": [r"error: "]}, 2).text.split("\n")
+    at = out.index("src/a.c:7:1: error: expected ';'")
+    assert out[at : at + 4] == lines[150:154]

@@ -288,11 +288,20 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: i
         if fresh and len(fresh) <= budget:
             keep.update(fresh)
             budget -= len(fresh)
-    # a short line alone between kept ones stays: its marker would take a line as long to say it went
-    # (a manifest's `- name: x` between an image and its ports); a long one (a compile command) still goes
-    lone_max = 2 * len(omitted_marker(1))
-    keep.update(index for index in middle if index - 1 in keep and index + 1 in keep and weighted[index][1] == 1
-                and len(lines[index]) <= lone_max)
+    # a few short lines between kept ones stay: their marker would take a line as long to say they went
+    # (a manifest's `- name: x` between an image and its ports, a compiler's two-line excerpt `7 | {`
+    # and its caret); long ones (a compile command) still go
+    gap_start = None
+    for index in range(head, len(lines) - tail + 1):
+        if index < len(lines) - tail and index not in keep:
+            gap_start = index if gap_start is None else gap_start
+            continue
+        if gap_start is not None:
+            between = range(gap_start, index)
+            if (all(weighted[at][1] == 1 for at in between)
+                    and sum(len(lines[at]) + 1 for at in between) <= 2 * len(omitted_marker(len(between)))):
+                keep.update(between)
+            gap_start = None
     out: list[str] = []
     gap = 0
     for index, (line, weight) in enumerate(weighted):
