@@ -1713,3 +1713,25 @@ def test_a_green_pytest_q_run_keeps_the_row_that_reached_100_percent() -> None:
     # one row of dots is kept whole, as the whole output but for nothing
     single = _raw("pytest/q113_pytest_pass")
     assert STRATEGIES["test_summary"](single, {}, 0).text == single
+
+
+def test_go_failures_past_the_budget_keep_their_names_and_first_log_lines() -> None:
+    # batch 113b: under -v a test's log comes before its result; past the budget the log stayed and
+    # the "--- FAIL: TestWrite" line, its name, went.  Now, -v or not, such a failure keeps its result
+    # line and the first three lines of its log; the rest of the log goes, counted in the marker
+    def log(n: int) -> list[str]:
+        return [f"    report_test.go:{n}: Write{n} printed", *(f"        row {row} of {n}" for row in range(5))]
+
+    plain, verbose = [], []
+    for n in range(14):
+        plain += [f"--- FAIL: TestWrite{n} (0.00s)", *log(n)]
+        verbose += [f"=== RUN   TestWrite{n}", *log(n), f"--- FAIL: TestWrite{n} (0.00s)"]
+    tail = ["FAIL", "FAIL\texample.com/report\t0.011s"]
+    for lines in (plain, verbose):
+        out = STRATEGIES["test_summary"]("\n".join(lines + tail) + "\n", {"max_failures": 10}, 1).text.split("\n")
+        assert all(f"--- FAIL: TestWrite{n} (0.00s)" in out for n in range(14))
+        assert "        row 4 of 9" in out and "        row 4 of 10" not in out
+        assert [line for line in out if line.endswith(" of 11")] == ["        row 0 of 11", "        row 1 of 11"]
+        assert "    report_test.go:11: Write11 printed" in out
+        marker = next(line for line in out if "more failures not shown in detail" in line)
+        assert marker.startswith("... (4 more failures") and marker.endswith(": TestWrite10, TestWrite11, TestWrite12, TestWrite13) ...")

@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 _RUN = _regex.compile(r"^=== (?:RUN|PAUSE|CONT|NAME)\s+(?P<name>\S+)")
+#: past the failure budget, a failing test keeps this many lines of its log: its message and location
+_BRIEF_LOG_LINES = 3
 _RESULT = _regex.compile(r"^(?P<indent>\s*)--- (?P<status>PASS|FAIL|SKIP): (?P<name>\S+) \([\d.]+s\)$")
 _PACKAGE_OK = _regex.compile(r"^ok\s+\S+\s")
 _PACKAGE_FAIL = _regex.compile(r"^FAIL\s+\S+")
@@ -76,6 +78,23 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
         _PACKAGE_FAIL.match(line) or _PANIC.match(line) for line in lines)
     green_ends: list[tuple[int, str]] = []
     first_run_kept = False
+    # failing tests past the budget, each with how many of its log lines are shown: past the budget a
+    # failure keeps its name and the first lines of its log, its message and where it failed (the
+    # issue: every failing test's name with its message), not the rest.  Under -v its log comes
+    # before its result, so it is chosen at its RUN line (batch 113b: TestWrite's log was shown and
+    # its "--- FAIL: TestWrite" line, the name, went)
+    briefed: dict[str, int] = {}
+
+    def brief_past_budget(name: str) -> bool:
+        """Return whether top-level failure ``name`` is briefed (admitting it to the budget when first seen)."""
+        if name not in briefed and name not in admitted:
+            if budget.admit(name):
+                admitted.add(name)
+            else:
+                briefed[name] = 0
+        return name in briefed
+
+    admitted: set[str] = set()
 
     for line in lines:
         if in_trace:
@@ -98,6 +117,11 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
                 first_run_kept = True
                 out.append(line)
             elif line.startswith("=== RUN") and (current_test in failing or current_test not in reported):
+                top_level = current_test.split("/", 1)[0]
+                if (top_level in briefed or current_test in failing and "/" not in current_test
+                        and brief_past_budget(current_test)):
+                    budget.hidden_lines += 1  # its result line (or its parent's) names it
+                    continue
                 if current_test not in reported and last_pass is not None:
                     passing_log = keep_noted_passes(out, [last_pass], report, passing_log)
                     last_pass = None
@@ -121,10 +145,11 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
                 continue
             report.failures += 1
             top_level = name.split("/", 1)[0]
-            shown = top_level not in budget.hidden if "/" in name else budget.admit(top_level)
-            if not shown:
-                budget.hidden_lines += 1
+            if "/" in name and top_level in briefed:
+                budget.hidden_lines += 1  # a subtest of a briefed test: its parent's line names the failure
                 continue
+            if "/" not in name:
+                brief_past_budget(top_level)
             out.append(line)
             continue
         if _NO_TEST_FILES.match(line):
@@ -161,8 +186,13 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             else:
                 report.other_omitted += 1
             continue
-        if line.startswith(" ") and current_test is not None and current_test.split("/", 1)[0] in budget.hidden:
-            budget.hidden_lines += 1
+        if line.startswith(" ") and current_test is not None and current_test.split("/", 1)[0] in briefed:
+            top_level = current_test.split("/", 1)[0]
+            if line.strip() and briefed[top_level] < _BRIEF_LOG_LINES:
+                briefed[top_level] += 1
+                out.append(line)
+            else:
+                budget.hidden_lines += 1
             continue
         if _PACKAGE_OK.match(line) or _PACKAGE_FAIL.match(line):
             current_test = None
