@@ -164,9 +164,12 @@ def test_pytest_a_plugins_report_after_the_failures_stays_and_alike_snapshots_ke
 
 def test_pytest_a_run_of_a_few_tests_keeps_its_row_of_marks() -> None:
     assert test_summary(_raw("pytest/q83b_pytest_pass"), {}, 0).text.split("\n")[0].startswith("......    ")
-    # past twelve tests the row goes, counted in the marker
-    many = test_summary(_raw("pytest/q84b_pytest_pass"), {}, 0).text
-    assert "...................." not in many and "28 passed" in many
+    # past twelve tests the rows go, counted in the marker, but for a green run's row at [100%]
+    raw = _raw("pytest/q52b_cl_pytest_green").split("\n")
+    green = test_summary("\n".join(raw), {}, 0).text.split("\n")
+    assert len([row for row in raw if row.endswith("%]")]) == 4
+    assert [row for row in green if row.endswith("%]")] == [row for row in raw if row.endswith("[100%]")]
+    assert green[0] == "... (276 passing tests and 1 docs link omitted) ..."
 
 
 def test_pytest_one_head_marker_counts_tests_header_and_links() -> None:
@@ -1394,8 +1397,9 @@ def test_a_green_verbose_run_keeps_its_first_and_last_passes() -> None:
     assert len(raw) == 174 and kept == [raw[0], raw[-1]]
     raw, kept = passes("npm/q57b_npm_test_verbose", " ✓ ")  # vitest's verbose reporter
     assert len(raw) == 140 and kept == [raw[0], raw[-1]]
-    # a green -q run's dots say nothing its counts do not; a failing run's passes all go
-    assert test_summary(_raw("pytest/q52b_cl_pytest_green"), {}, 0).text.startswith("... (308 passing tests")
+    # a green -q run's dots say nothing its counts do not, but for its row at [100%] (the run got to
+    # its end); a failing run's passes all go
+    assert test_summary(_raw("pytest/q52b_cl_pytest_green"), {}, 0).text.startswith("... (276 passing tests")
     assert passes("pytest/fail_verbose", " PASSED")[1] == []
 
 
@@ -1410,7 +1414,8 @@ def test_a_green_run_keeps_what_ran_each_target_and_file() -> None:
     rows = [line for line in lines if line.startswith("tests/") and line.rstrip().endswith("%]")]
     assert [row.split()[0] for row in rows] == ["tests/test_cli.py", "tests/test_recipe.py", "tests/test_units.py"]
     assert not any(line.startswith("....") for line in lines)  # the rows that go on a file's dots
-    assert lines[0].startswith("... (935 passing tests")  # the rows' own passes are not counted as omitted
+    assert lines[0].startswith("... (934 passing tests")  # the rows' own passes are not counted as omitted
+    assert lines[lines.index("tests/test_units.py " + "." * 72 + " [ 14%]") + 1].endswith("[100%]")  # the end
 
 
 def test_pytest_keeps_the_projects_frames_of_a_thread_dump_and_what_a_heading_message_heads() -> None:

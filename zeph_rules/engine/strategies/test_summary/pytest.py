@@ -634,7 +634,10 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         section = new_section
 
     before_a_section: list[bool] | None = None  # read once, at the first ruler after the failures
-    last_row = max((index for index, line in enumerate(lines) if _PROGRESS.match(line)), default=-1)
+    # the last progress row of a run whose rows show no failure: kept when it reached [100%] (below)
+    rows = [index for index, line in enumerate(lines) if _PROGRESS.match(line)]
+    green_rows = not any(ch in _PERCENT.sub("", lines[index]).split()[-1] for index in rows for ch in "FE")
+    last_row = rows[-1] if rows and green_rows else -1
     for index, line in enumerate(lines):
         section_match = _SECTION.match(line)
         if section_match or _FINAL.match(line):
@@ -729,8 +732,9 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                 if few_marks is None:
                     few_marks = _few_marks(lines)
                 if few_marks or (index == last_row and line.endswith("[100%]")):
-                    # the row at [100%] says the run got to its end; blind reviewers quoted it in 12
-                    # green runs (batches 81b to 113), and it costs a line
+                    # a green run's row at [100%] says it got to its end; blind reviewers quoted it in
+                    # 12 green runs (batches 81b to 113), and it costs a line (a failing run keeps the
+                    # rows with its failures)
                     out.append(line)
                     continue
                 skipped = sum(marks.count(ch) for ch in "sxX")
