@@ -288,32 +288,28 @@ def _head_tail(weighted: list[tuple[str, int]], head: int, tail: int, largest: i
         if fresh and len(fresh) <= budget:
             keep.update(fresh)
             budget -= len(fresh)
-    # a few short lines between kept ones stay: their marker would take a line as long to say they went
-    # (a manifest's `- name: x` between an image and its ports, a compiler's two-line excerpt `7 | {`
-    # and its caret); long ones (a compile command) still go
-    gap_start = None
-    for index in range(head, len(lines) - tail + 1):
-        if index < len(lines) - tail and index not in keep:
-            gap_start = index if gap_start is None else gap_start
-            continue
-        if gap_start is not None:
-            between = range(gap_start, index)
-            if (all(weighted[at][1] == 1 for at in between)
-                    and sum(len(lines[at]) + 1 for at in between) <= 2 * len(omitted_marker(len(between)))):
-                keep.update(between)
-            gap_start = None
     out: list[str] = []
-    gap = 0
-    for index, (line, weight) in enumerate(weighted):
+    gap: list[tuple[str, int]] = []  # the lines not kept since the last kept one, with their weights
+
+    def close_gap() -> None:
+        omitted = sum(weight for _, weight in gap)
+        # a few short lines between kept ones stay: their marker would take a line as long to say they
+        # went (a manifest's `- name: x` between an image and its ports, a compiler's two-line excerpt
+        # `7 | {` and its caret); long ones (a compile command) still go
+        if (all(weight == 1 for _, weight in gap)
+                and sum(len(line) + 1 for line, _ in gap) <= 2 * len(omitted_marker(omitted))):
+            out.extend(line for line, _ in gap)
+        elif gap:
+            out.append(omitted_marker(omitted))
+        gap.clear()
+
+    for index, entry in enumerate(weighted):
         if index in keep:
-            if gap:
-                out.append(omitted_marker(gap))
-                gap = 0
-            out.append(line)
+            close_gap()
+            out.append(entry[0])
         else:
-            gap += weight
-    if gap:
-        out.append(omitted_marker(gap))
+            gap.append(entry)
+    close_gap()
     return out
 
 
