@@ -331,7 +331,7 @@ def _kept_body(file_diff: _FileDiff, budget: int) -> set[int]:
             past_budget.update(changed)
     kept: set[int] = set()
     left = budget - sum(len(changed) for changed in changes)
-    if left < 0 and left >= -2:
+    if -2 <= left < 0:
         # as for a whole body, a cut of one or two changed lines is not made: they go whole, the context
         # goes (batch 112b: billing.py's new VAT line was the fourth of four changed lines, budget three)
         left = 0

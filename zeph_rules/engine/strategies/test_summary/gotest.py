@@ -84,6 +84,7 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
     # before its result, so it is chosen at its RUN line (batch 113b: TestWrite's log was shown and
     # its "--- FAIL: TestWrite" line, the name, went)
     briefed: dict[str, int] = {}
+    admitted: set[str] = set()  # failing tests within the budget
 
     def brief_past_budget(name: str) -> bool:
         """Return whether top-level failure ``name`` is briefed (admitting it to the budget when first seen)."""
@@ -93,8 +94,6 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
             else:
                 briefed[name] = 0
         return name in briefed
-
-    admitted: set[str] = set()
 
     for line in lines:
         if in_trace:
@@ -118,8 +117,8 @@ def summarise_go(lines: list[str], max_failures: int, trace_limit: int) -> Repor
                 out.append(line)
             elif line.startswith("=== RUN") and (current_test in failing or current_test not in reported):
                 top_level = current_test.split("/", 1)[0]
-                if (top_level in briefed or current_test in failing and "/" not in current_test
-                        and brief_past_budget(current_test)):
+                if top_level in briefed or (current_test in failing and "/" not in current_test
+                                            and brief_past_budget(current_test)):
                     budget.hidden_lines += 1  # its result line (or its parent's) names it
                     continue
                 if current_test not in reported and last_pass is not None:

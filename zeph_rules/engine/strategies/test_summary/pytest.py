@@ -210,6 +210,14 @@ def _few_marks(lines: list[str]) -> bool:
     return True
 
 
+def _last_green_row(lines: list[str]) -> int:
+    """Return the index of the last progress row, or -1 when there is none or a row shows a failure."""
+    rows = [index for index, line in enumerate(lines) if _PROGRESS.match(line)]
+    if not rows or any(ch in _PERCENT.sub("", lines[index]).split()[-1] for index in rows for ch in "FE"):
+        return -1
+    return rows[-1]
+
+
 def _text_bytes(lines: list[str]) -> int:
     return sum(len(line) + 1 for line in lines)
 
@@ -634,10 +642,7 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
         section = new_section
 
     before_a_section: list[bool] | None = None  # read once, at the first ruler after the failures
-    # the last progress row of a run whose rows show no failure: kept when it reached [100%] (below)
-    rows = [index for index, line in enumerate(lines) if _PROGRESS.match(line)]
-    green_rows = not any(ch in _PERCENT.sub("", lines[index]).split()[-1] for index in rows for ch in "FE")
-    last_row = rows[-1] if rows and green_rows else -1
+    last_row: int | None = None  # the last progress row of a run whose rows show no failure, read once (below)
     for index, line in enumerate(lines):
         section_match = _SECTION.match(line)
         if section_match or _FINAL.match(line):
@@ -731,6 +736,8 @@ def summarise_pytest(lines: list[str], max_failures: int, trace_limit: int) -> R
                     continue
                 if few_marks is None:
                     few_marks = _few_marks(lines)
+                if last_row is None:
+                    last_row = _last_green_row(lines)
                 if few_marks or (index == last_row and line.endswith("[100%]")):
                     # a green run's row at [100%] says it got to its end; blind reviewers quoted it in
                     # 12 green runs (batches 81b to 113), and it costs a line (a failing run keeps the
